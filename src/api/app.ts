@@ -1,0 +1,112 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { AppError } from '../errors.js';
+import { formatZodIssues } from '../schemas/problems.js';
+import type { AppDeps, AppEnv, AppOptions } from './context.js';
+import { addOperation, API_PREFIX, type RouteModule } from './define.js';
+import { ROUTE_MODULES } from './routes/index.js';
+
+export const DEFAULT_OPTIONS: AppOptions = {
+  maxBody: 1024 * 1024,
+  maxImportBody: 256 * 1024 * 1024,
+  allowReset: false,
+  cors: null,
+  log: null,
+};
+
+const IMPORT_PATHS = new Set([`${API_PREFIX}/import`, `${API_PREFIX}/courses/import`]);
+
+/**
+ * The HTTP application: the one path every operation takes, from `serve` and from the CLI
+ * in local mode (via app.request, no socket). No module-level state: everything it
+ * touches comes in through deps.
+ */
+export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule> = ROUTE_MODULES): OpenAPIHono<AppEnv> {
+  const options: AppOptions = { ...DEFAULT_OPTIONS, ...deps.options };
+  const fullDeps: AppDeps = { ...deps, options };
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const problems = formatZodIssues(result.error.issues);
+        const first = problems[0]!;
+        throw new AppError('invalid', problems.length === 1 ? `${first.path}: ${first.message}` : `${problems.length} problems: ${first.path}: ${first.message}; ...`, problems);
+      }
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('deps', fullDeps);
+    const started = performance.now();
+    await next();
+    options.log?.({
+      event: 'request',
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  if (options.cors) app.use('*', cors({ origin: options.cors, allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
+
+  const limit = (maxSize: number) =>
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new AppError('too-large', `The request body is over the limit of ${maxSize} bytes.`, { limit: maxSize });
+      },
+    });
+  const normalLimit = limit(options.maxBody);
+  const importLimit = limit(Math.max(options.maxBody, options.maxImportBody));
+  app.use(`${API_PREFIX}/*`, (c, next) => (IMPORT_PATHS.has(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'A coursebook API token or an access JWT' });
+  for (const module of routeModules) for (const op of module) addOperation(app, op);
+
+  app.get(`${API_PREFIX}/openapi.json`, (c) =>
+    c.json(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'coursebook', version: '1', description: 'Course content and gradebook service, interface version 1.' },
+        security: [],
+      }),
+    ),
+  );
+
+  app.notFound((c) => c.json(new AppError('not-found', `No route ${c.req.method} ${c.req.path}.`).toEnvelope(), 404));
+
+  app.onError((err, c) => {
+    const appError = toAppError(err);
+    if (appError) {
+      if (appError.code === 'unauthenticated') c.header('WWW-Authenticate', 'Bearer realm="coursebook"');
+      if (appError.code === 'rate-limited') c.header('Retry-After', String((appError.details as { retryAfter: number }).retryAfter));
+      return c.json(appError.toEnvelope(), appError.status as 400);
+    }
+    options.log?.({ event: 'error', method: c.req.method, path: c.req.path, error: String((err as Error)?.stack ?? err) });
+    if (!options.log) process.stderr.write(`coursebook: internal error on ${c.req.method} ${c.req.path}: ${String((err as Error)?.stack ?? err)}\n`);
+    return c.json({ error: { code: 'internal', message: 'An internal error occurred; it has been logged.' } }, 500);
+  });
+
+  return app;
+}
+
+function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    switch (err.status) {
+      case 400:
+        return new AppError('invalid', 'The request body is not valid JSON.', [{ path: '(body)', message: 'malformed JSON' }]);
+      case 413:
+        return new AppError('too-large', 'The request body is too large.');
+      case 415:
+        return new AppError('unsupported', 'The request body must be application/json.', { contentType: null });
+      case 401:
+        return new AppError('unauthenticated', 'A valid bearer token is required.');
+      default:
+        return null;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,53 @@
+import { AppError } from '../errors.js';
+import { findTokenByHash, sha256Hex } from '../store/tokens.js';
+import { getUser } from '../store/users.js';
+import type { Authenticator, Caller } from './context.js';
+
+/** Verifies access JWTs; supplied by serve when --jwt-secret or --jwks is given. */
+export interface JwtVerifier {
+  verify(token: string, now: string): Promise<{ sub: string; scopes: string[]; jti: string } | null>;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** `Authorization: Bearer <API token | access JWT>`. Tokens are looked up by SHA-256 only. */
+export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}): Authenticator {
+  return {
+    async authenticate(c, deps): Promise<Caller | null> {
+      const header = c.req.header('authorization');
+      if (!header) return null;
+      const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+      if (!m) throw new AppError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
+      const secret = m[1]!;
+      const now = deps.clock.now();
+
+      if (JWT_SHAPE.test(secret) && secret.split('.')[0]!.startsWith('ey')) {
+        if (!options.jwt) throw new AppError('unauthenticated', 'Access JWTs are not accepted by this service (no JWT key configured).');
+        const claims = await options.jwt.verify(secret, now);
+        if (!claims) throw new AppError('unauthenticated', 'The access JWT is not valid.');
+        const user = getUser(deps.store, claims.sub);
+        if (!user) throw new AppError('unauthenticated', 'The access JWT names an unknown user.');
+        return { user, scopes: new Set(claims.scopes), credential: { kind: 'jwt', id: claims.jti } };
+      }
+
+      const token = findTokenByHash(deps.store, sha256Hex(secret));
+      if (!token) throw new AppError('unauthenticated', 'The bearer token is not known.');
+      if (token.revokedAt !== null) throw new AppError('unauthenticated', 'The bearer token has been revoked.');
+      if (token.expiresAt !== null && token.expiresAt <= now) throw new AppError('unauthenticated', 'The bearer token has expired.');
+      const user = getUser(deps.store, token.userId);
+      if (!user) throw new AppError('unauthenticated', 'The bearer token belongs to an unknown user.');
+      return { user, scopes: new Set(token.scopes), credential: { kind: 'token', id: token.id } };
+    },
+  };
+}
+
+/** Local mode: every request acts as one user of the store, with all scopes. */
+export function localAuthenticator(userId: string): Authenticator {
+  return {
+    async authenticate(_c, deps) {
+      const user = getUser(deps.store, userId);
+      if (!user) throw new AppError('unauthenticated', `The local user ${JSON.stringify(userId)} does not exist in this store.`);
+      return { user, scopes: new Set(['*']), credential: { kind: 'local', id: userId } };
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../errors.js';
+import { ErrorEnvelope } from '../schemas/common.js';
+import { authorize } from './access.js';
+import type { AppContext, AppDeps, AppEnv, Granted } from './context.js';
+import { type OperationId, POLICIES, type Policy } from './policies.js';
+
+export const API_PREFIX = '/api/v1';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface HandlerInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  granted: Granted;
+  deps: AppDeps;
+  c: AppContext;
+}
+
+export interface OperationSpec<PS extends AnyObject, QS extends AnyObject, BS extends z.ZodType> {
+  operationId: OperationId;
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Relative to /api/v1, OpenAPI style: `/courses/{courseId}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  response: z.ZodType;
+  status?: 200 | 201;
+  /** Returns the response body; the wrapper sends it as JSON with `status`. */
+  handler: (input: HandlerInput<z.infer<PS>, z.infer<QS>, z.infer<BS>>) => unknown | Promise<unknown>;
+}
+
+const ERROR_RESPONSES = Object.fromEntries(
+  [
+    [400, 'invalid'],
+    [401, 'unauthenticated'],
+    [403, 'forbidden'],
+    [404, 'not-found'],
+    [409, 'conflict or not-ready'],
+    [413, 'too-large'],
+    [415, 'unsupported'],
+    [429, 'rate-limited'],
+  ].map(([status, text]) => [status, { description: String(text), content: { 'application/json': { schema: ErrorEnvelope } } }]),
+);
+
+/** Authenticate, rate-limit and authorize before validation, from the operation's policy row. */
+function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const deps = c.get('deps');
+    if (policy.rule === 'public') {
+      c.set('granted', { caller: null as never });
+      return next();
+    }
+    const caller = await deps.auth.authenticate(c, deps);
+    if (!caller) throw new AppError('unauthenticated', 'A valid bearer token is required.');
+    const wait = deps.rateLimiter?.take(`${caller.credential.kind}:${caller.credential.id}`) ?? 0;
+    if (wait > 0) throw new AppError('rate-limited', `Too many requests; retry in ${wait} s.`, { retryAfter: wait });
+    const via = policy.via;
+    if (via?.startsWith('body.')) {
+      // Checked after validation, in the handler wrapper, once the body is known to be sound.
+      c.set('granted', { caller });
+    } else {
+      c.set('granted', authorize(deps.store, caller, policy, via ? c.req.param(via) : undefined));
+    }
+    return next();
+  };
+}
+
+export function defineOperation<PS extends AnyObject = AnyObject, QS extends AnyObject = AnyObject, BS extends z.ZodType = z.ZodType>(
+  spec: OperationSpec<PS, QS, BS>,
+): OperationSpec<PS, QS, BS> {
+  return spec;
+}
+
+export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyObject, AnyObject, z.ZodType>): void {
+  const policy: Policy | undefined = POLICIES[spec.operationId];
+  if (!policy) throw new Error(`operation ${spec.operationId} has no row in POLICIES`);
+  const status = spec.status ?? 200;
+  const route = createRoute({
+    operationId: spec.operationId,
+    method: spec.method,
+    path: API_PREFIX + spec.path,
+    summary: spec.summary,
+    tags: [spec.tag],
+    security: policy.rule === 'public' ? [] : [{ bearerAuth: [] }],
+    middleware: [accessMiddleware(policy)] as never,
+    request: {
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
+    },
+    responses: {
+      [status]: { description: 'Success', content: { 'application/json': { schema: spec.response } } },
+      ...(policy.rule === 'public' ? {} : ERROR_RESPONSES),
+    },
+    'x-coursebook-access': { scope: policy.scope, rule: policy.rule, ...(policy.via ? { via: policy.via } : {}) },
+  } as never);
+
+  app.openapi(route, (async (c: AppContext) => {
+    const deps = c.get('deps');
+    const req = c.req as unknown as { valid(target: string): unknown };
+    const body = spec.body ? req.valid('json') : undefined;
+    let granted = c.get('granted');
+    if (policy.via?.startsWith('body.')) {
+      const field = policy.via.slice(5);
+      granted = authorize(deps.store, granted.caller, policy, (body as Record<string, string>)[field]);
+      c.set('granted', granted);
+    }
+    const result = await spec.handler({
+      params: (spec.params ? req.valid('param') : {}) as never,
+      query: (spec.query ? req.valid('query') : {}) as never,
+      body: body as never,
+      granted,
+      deps,
+      c,
+    });
+    // A handler may build its own Response (a pre-serialised document, say).
+    if (result instanceof Response) return result;
+    return c.json(result as object, status);
+  }) as never);
+}
+
+/** A route module: its operations, registered by createApp in one place. */
+export type RouteModule = ReadonlyArray<OperationSpec<AnyObject, AnyObject, z.ZodType>>;

@@ -1,0 +1,149 @@
+import { z } from '@hono/zod-openapi';
+import { AppError, notFound } from '../../errors.js';
+import { defaultGradebookSetup } from '../../domain/grading/index.js';
+import { Id } from '../../schemas/common.js';
+import { Course, CourseCreate, CourseUpdate, Module, ModuleCreate, ModuleUpdate } from '../../schemas/content.js';
+import { getCourse, getModule, insertCourse, insertModule, listCourses, listModules, updateCourse, updateModule } from '../../store/courses.js';
+import { putGradebookSetup } from '../../store/gradebook-setups.js';
+import type { CourseValue } from '../../store/rows.js';
+import type { Store } from '../../store/db.js';
+import type { Clock } from '../../runtime/clock.js';
+import { defineOperation, type RouteModule } from '../define.js';
+
+const CourseParams = z.object({ courseId: Id });
+const ModuleParams = z.object({ moduleId: Id });
+
+/** Create a course with its default gradebook setup (gradebook-operations.md: every course has one). */
+export function createCourseRecord(store: Store, clock: Clock, course: CourseValue, actorId: string): CourseValue {
+  return store.tx(() => {
+    if (getCourse(store, course.id)) throw new AppError('conflict', `Course ${JSON.stringify(course.id)} already exists.`);
+    insertCourse(store, course);
+    putGradebookSetup(store, defaultGradebookSetup(course.id, clock.now(), actorId));
+    return course;
+  });
+}
+
+export const courseRoutes: RouteModule = [
+  defineOperation({
+    operationId: 'listCourses',
+    method: 'get',
+    path: '/courses',
+    summary: "List courses (admins: all; others: the courses they're enrolled in)",
+    tag: 'courses',
+    response: z.array(Course),
+    handler: ({ deps, granted }) => listCourses(deps.store, granted.caller.user.admin ? undefined : granted.caller.user.id),
+  }),
+  defineOperation({
+    operationId: 'createCourse',
+    method: 'post',
+    path: '/courses',
+    summary: 'Create a course (with the default gradebook setup)',
+    tag: 'courses',
+    body: CourseCreate,
+    response: Course,
+    status: 201,
+    handler: ({ deps, body, granted }) => {
+      const now = deps.clock.now();
+      return createCourseRecord(deps.store, deps.clock, {
+        id: body.id ?? deps.ids.next('crs'),
+        title: body.title,
+        description: body.description,
+        status: 'draft',
+        publishedAt: null,
+        objectives: body.objectives,
+        rubricId: body.rubricId ?? 'course-essentials',
+        templateId: null,
+        accessFloor: null,
+        tutorDefaults: body.tutorDefaults,
+        createdAt: now,
+        updatedAt: now,
+      }, granted.caller.user.id);
+    },
+  }),
+  defineOperation({
+    operationId: 'getCourse',
+    method: 'get',
+    path: '/courses/{courseId}',
+    summary: 'Get a course',
+    tag: 'courses',
+    params: CourseParams,
+    response: Course,
+    handler: ({ deps, params }) => getCourse(deps.store, params.courseId) ?? (() => { throw notFound('Course', params.courseId); })(),
+  }),
+  defineOperation({
+    operationId: 'updateCourse',
+    method: 'patch',
+    path: '/courses/{courseId}',
+    summary: 'Update a course (given fields only)',
+    tag: 'courses',
+    params: CourseParams,
+    body: CourseUpdate,
+    response: Course,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const before = getCourse(deps.store, params.courseId);
+        if (!before) throw notFound('Course', params.courseId);
+        const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+        return updateCourse(deps.store, { ...before, ...defined, updatedAt: deps.clock.now() });
+      }),
+  }),
+  defineOperation({
+    operationId: 'listModules',
+    method: 'get',
+    path: '/courses/{courseId}/modules',
+    summary: "List a course's modules in position order",
+    tag: 'modules',
+    params: CourseParams,
+    response: z.array(Module),
+    handler: ({ deps, params }) => listModules(deps.store, params.courseId),
+  }),
+  defineOperation({
+    operationId: 'createModule',
+    method: 'post',
+    path: '/courses/{courseId}/modules',
+    summary: 'Create a module (last unless a position is given)',
+    tag: 'modules',
+    params: CourseParams,
+    body: ModuleCreate,
+    response: Module,
+    status: 201,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() =>
+        insertModule(deps.store, {
+          id: deps.ids.next('mod'),
+          courseId: params.courseId,
+          title: body.title,
+          objective: body.objective,
+          status: 'draft',
+          ...(body.position === undefined ? {} : { position: body.position }),
+        }),
+      ),
+  }),
+  defineOperation({
+    operationId: 'getModule',
+    method: 'get',
+    path: '/modules/{moduleId}',
+    summary: 'Get a module',
+    tag: 'modules',
+    params: ModuleParams,
+    response: Module,
+    handler: ({ deps, params }) => getModule(deps.store, params.moduleId) ?? (() => { throw notFound('Module', params.moduleId); })(),
+  }),
+  defineOperation({
+    operationId: 'updateModule',
+    method: 'patch',
+    path: '/modules/{moduleId}',
+    summary: 'Update a module; a new position shifts its siblings',
+    tag: 'modules',
+    params: ModuleParams,
+    body: ModuleUpdate,
+    response: Module,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const before = getModule(deps.store, params.moduleId);
+        if (!before) throw notFound('Module', params.moduleId);
+        const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+        return updateModule(deps.store, before, { ...before, ...defined });
+      }),
+  }),
+];

@@ -1,0 +1,235 @@
+import { z } from '@hono/zod-openapi';
+import {
+  computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor, renderGradebookCsv,
+} from '../../domain/grading/index.js';
+import { AppError, type Problem } from '../../errors.js';
+import { Id } from '../../schemas/common.js';
+import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
+import type { Store } from '../../store/db.js';
+import {
+  appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
+} from '../../store/gradebook.js';
+import { getGradebookSetup, putGradebookSetup } from '../../store/gradebook-setups.js';
+import { getEnrollment, listStudents } from '../../store/users.js';
+import { defineOperation, type RouteModule } from '../define.js';
+
+const CourseParams = z.object({ courseId: Id });
+const StudentParams = z.object({ courseId: Id, studentId: Id });
+
+function loadSetup(store: Store, courseId: string): SetupValue {
+  const setup = getGradebookSetup<SetupValue & { courseId: string; version: number }>(store, courseId);
+  if (!setup) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} has no gradebook setup.`);
+  return setup;
+}
+
+/** Everything the grading engine needs for one course at one instant. */
+export function gradingInput(store: Store, courseId: string) {
+  return {
+    setup: loadSetup(store, courseId),
+    items: publishedItems(store, courseId),
+    students: listStudents(store, courseId),
+    submissions: courseSubmissions(store, courseId),
+  };
+}
+
+/** Open (not dismissed) setup checks: also read by readiness item 3.1. */
+export function openSetupChecks(store: Store, courseId: string, now: string) {
+  const setup = loadSetup(store, courseId);
+  return computeSetupChecks({ setup, items: publishedItems(store, courseId), now }).filter((c) => !c.dismissed);
+}
+
+function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
+  return putGradebookSetup(store, { ...setup, version: setup.version + 1, updatedBy: by, updatedAt: at });
+}
+
+function requireStudent(store: Store, courseId: string, studentId: string): void {
+  if (getEnrollment(store, courseId, studentId)?.role !== 'student') {
+    throw new AppError('not-found', `Student ${JSON.stringify(studentId)} is not enrolled in this course.`);
+  }
+}
+
+const given = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+export const gradebookRoutes: RouteModule = [
+  defineOperation({
+    operationId: 'getGradebookSetup',
+    method: 'get',
+    path: '/courses/{courseId}/gradebook/setup',
+    summary: "Read the course's gradebook setup",
+    tag: 'gradebook',
+    params: CourseParams,
+    response: GradebookSetup,
+    handler: ({ deps, params }) => loadSetup(deps.store, params.courseId),
+  }),
+  defineOperation({
+    operationId: 'replaceGradebookSetup',
+    method: 'put',
+    path: '/courses/{courseId}/gradebook/setup',
+    summary: 'Replace the whole setup; `version` must be the stored version',
+    tag: 'gradebook',
+    params: CourseParams,
+    body: GradebookSetup,
+    response: GradebookSetup,
+    handler: ({ deps, params, body, granted }) => {
+      const problems: Problem[] = [];
+      if (body.courseId !== params.courseId) problems.push({ path: 'courseId', message: `must be ${JSON.stringify(params.courseId)}, the course in the path` });
+      const ids = new Set<string>();
+      body.categories.forEach((c, i) => {
+        if (c.courseId !== params.courseId) problems.push({ path: `categories[${i}].courseId`, message: `must be ${JSON.stringify(params.courseId)}` });
+        if (ids.has(c.id)) problems.push({ path: `categories[${i}].id`, message: `duplicate category id ${JSON.stringify(c.id)}` });
+        ids.add(c.id);
+      });
+      if (problems.length > 0) throw new AppError('invalid', `${problems[0]!.path}: ${problems[0]!.message}`, problems);
+      if (body.rulesVersion !== 1) throw new AppError('unsupported', `rulesVersion ${body.rulesVersion} is not known to this build (it knows grading rules edition 1).`, { rulesVersion: body.rulesVersion, supported: [1] });
+      return deps.store.tx(() => {
+        const current = loadSetup(deps.store, params.courseId);
+        if (body.version !== current.version) {
+          throw new AppError('conflict', `The setup is at version ${current.version}, not ${body.version}; read it again and reapply your change.`, { currentVersion: current.version });
+        }
+        return saveBumped(deps.store, body as SetupValue, granted.caller.user.id, deps.clock.now());
+      });
+    },
+  }),
+  defineOperation({
+    operationId: 'listSetupChecks',
+    method: 'get',
+    path: '/courses/{courseId}/gradebook/setup/checks',
+    summary: 'Setup checks that fire now, with their dismissed flag',
+    tag: 'gradebook',
+    params: CourseParams,
+    response: z.array(SetupCheck),
+    handler: ({ deps, params }) =>
+      computeSetupChecks({ setup: loadSetup(deps.store, params.courseId), items: publishedItems(deps.store, params.courseId), now: deps.clock.now() }),
+  }),
+  defineOperation({
+    operationId: 'dismissSetupCheck',
+    method: 'post',
+    path: '/courses/{courseId}/gradebook/setup/dismiss',
+    summary: 'Dismiss a setup check that fires now (200 + setup)',
+    tag: 'assignments',
+    params: CourseParams,
+    body: DismissBody,
+    response: GradebookSetup,
+    handler: ({ deps, params, body, granted }) =>
+      deps.store.tx(() => {
+        const now = deps.clock.now();
+        const setup = loadSetup(deps.store, params.courseId);
+        const fires = computeSetupChecks({ setup, items: publishedItems(deps.store, params.courseId), now }).some((c) => c.code === body.code && c.target === body.target);
+        if (!fires) throw new AppError('not-found', `The check ${body.code} does not fire for target ${JSON.stringify(body.target)}.`);
+        if (setup.dismissedChecks.some((d) => d.code === body.code && d.target === body.target)) return setup;
+        if (setup.dismissedChecks.length >= 200) throw new AppError('conflict', 'A setup keeps at most 200 dismissed checks; undo one first.', { limit: 200 });
+        const next = { ...setup, dismissedChecks: [...setup.dismissedChecks, { code: body.code, target: body.target, by: granted.caller.user.id, at: now }] };
+        return saveBumped(deps.store, next, granted.caller.user.id, now);
+      }),
+  }),
+  defineOperation({
+    operationId: 'undismissSetupCheck',
+    method: 'delete',
+    path: '/courses/{courseId}/gradebook/setup/dismiss/{code}/{target}',
+    summary: 'Undo a dismissal (the check is listed as open again while it fires)',
+    tag: 'gradebook',
+    params: z.object({ courseId: Id, code: CheckCode, target: z.string() }),
+    response: GradebookSetup,
+    handler: ({ deps, params, granted }) =>
+      deps.store.tx(() => {
+        const setup = loadSetup(deps.store, params.courseId);
+        const kept = setup.dismissedChecks.filter((d) => !(d.code === params.code && d.target === params.target));
+        if (kept.length === setup.dismissedChecks.length) throw new AppError('not-found', `The check ${params.code} for ${JSON.stringify(params.target)} is not dismissed.`);
+        return saveBumped(deps.store, { ...setup, dismissedChecks: kept }, granted.caller.user.id, deps.clock.now());
+      }),
+  }),
+  defineOperation({
+    operationId: 'getCourseGrades',
+    method: 'get',
+    path: '/courses/{courseId}/gradebook/grades',
+    summary: 'Computed grades: per student, per category and course, with letters and final overrides',
+    tag: 'gradebook',
+    params: CourseParams,
+    response: z.any().openapi('CourseGrades'),
+    handler: ({ deps, params }) => {
+      const input = gradingInput(deps.store, params.courseId);
+      const now = deps.clock.now();
+      const grades = computeCourseGrades({ ...input, now });
+      const overrides = new Map(listFinalGrades(deps.store, params.courseId).map((f) => [f.studentId, f]));
+      return {
+        courseId: params.courseId,
+        computedAt: now,
+        mode: input.setup.mode,
+        rulesVersion: input.setup.rulesVersion,
+        ...grades,
+        students: grades.students.map((s) => {
+          const o = overrides.get(s.studentId);
+          const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
+          const finalPercent = override?.percent ?? s.percent;
+          const rounded = override?.percent != null ? Math.round(override.percent * 10) / 10 : finalPercent;
+          return { ...s, override, finalPercent, finalLetter: override?.letter ?? letterFor(input.setup.scheme, rounded) };
+        }),
+      };
+    },
+  }),
+  defineOperation({
+    operationId: 'setFinalGrade',
+    method: 'put',
+    path: '/courses/{courseId}/gradebook/students/{studentId}/final',
+    summary: "Set or clear a student's final-grade override (versioned per student)",
+    tag: 'gradebook',
+    params: StudentParams,
+    body: FinalGradeBody,
+    response: FinalGradeResult,
+    handler: ({ deps, params, body, granted }) => {
+      requireStudent(deps.store, params.courseId, params.studentId);
+      const letter = given(body.letter);
+      const percent = given(body.percent);
+      return deps.store.tx(() => {
+        const setup = loadSetup(deps.store, params.courseId);
+        if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
+          throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme`, [
+            { path: 'letter', message: `must be one of ${setup.scheme.bands.map((b) => b.letter).join(', ')}` },
+          ]);
+        }
+        const current = getFinalGrade(deps.store, params.courseId, params.studentId);
+        const currentVersion = current?.version ?? 0;
+        if (body.expectedVersion !== currentVersion) {
+          throw new AppError('conflict', `The override is at version ${currentVersion}, not ${body.expectedVersion}.`, { currentVersion });
+        }
+        const version = currentVersion + 1;
+        const now = deps.clock.now();
+        const by = granted.caller.user.id;
+        putFinalGrade(deps.store, { courseId: params.courseId, studentId: params.studentId, letter, percent, reason: body.reason, version, updatedBy: by, updatedAt: now });
+        appendFinalGradeHistory(deps.store, {
+          courseId: params.courseId, studentId: params.studentId, version, oldLetter: current?.letter ?? null, oldPercent: current?.percent ?? null,
+          newLetter: letter, newPercent: percent, reason: body.reason, by, at: now,
+        });
+        return { ok: true, version };
+      });
+    },
+  }),
+  defineOperation({
+    operationId: 'getFinalGradeHistory',
+    method: 'get',
+    path: '/courses/{courseId}/gradebook/students/{studentId}/final/history',
+    summary: "Every set and clear of a student's override, oldest first",
+    tag: 'gradebook',
+    params: StudentParams,
+    response: z.array(z.any()),
+    handler: ({ deps, params }) => {
+      requireStudent(deps.store, params.courseId, params.studentId);
+      return finalGradeHistory(deps.store, params.courseId, params.studentId);
+    },
+  }),
+  defineOperation({
+    operationId: 'exportGradebook',
+    method: 'get',
+    path: '/courses/{courseId}/gradebook/export',
+    summary: 'The gradebook as RFC 4180 CSV (in {csv})',
+    tag: 'gradebook',
+    params: CourseParams,
+    response: ExportResult,
+    handler: ({ deps, params }) => {
+      const input = gradingInput(deps.store, params.courseId);
+      const grades = computeCourseGrades({ ...input, now: deps.clock.now() });
+      const overrides = listFinalGrades(deps.store, params.courseId).map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter }));
+      return { csv: renderGradebookCsv({ setup: input.setup, items: input.items, students: input.students, grades, overrides }) };
+    },
+  }),
+];

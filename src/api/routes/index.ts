@@ -1,0 +1,31 @@
+import type { RouteModule } from '../define.js';
+import { assignmentsRoutes } from './assignments.js';
+import { blocksRoutes } from './blocks.js';
+import { certificatesRoutes } from './certificates.js';
+import { courseRoutes } from './courses.js';
+import { gradebookRoutes } from './gradebook.js';
+import { lessonsRoutes } from './lessons.js';
+import { peopleRoutes } from './people.js';
+import { readinessRoutes } from './readiness.js';
+import { reportingLinesRoutes } from './reporting-lines.js';
+import { serviceRoutes } from './service.js';
+import { submissionsRoutes } from './submissions.js';
+import { templatesRoutes } from './templates.js';
+import { tokensRoutes } from './tokens.js';
+
+/** Every route module of the service; createApp registers them all, in this order. */
+export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
+  serviceRoutes,
+  peopleRoutes,
+  tokensRoutes,
+  courseRoutes,
+  lessonsRoutes,
+  blocksRoutes,
+  assignmentsRoutes,
+  submissionsRoutes,
+  gradebookRoutes,
+  readinessRoutes,
+  templatesRoutes,
+  certificatesRoutes,
+  reportingLinesRoutes,
+];

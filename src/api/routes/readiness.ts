@@ -1,0 +1,245 @@
+import { z } from '@hono/zod-openapi';
+import { blockingItemNumbers, computeReadiness, DEFAULT_RUBRIC, isKnownCheck, type ReadinessInput } from '../../domain/readiness/index.js';
+import { AppError, type Problem } from '../../errors.js';
+import { Id, Provenance } from '../../schemas/common.js';
+import { Course } from '../../schemas/content.js';
+import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../../schemas/readiness.js';
+import { getCourse, listModules, updateCourse } from '../../store/courses.js';
+import type { Store } from '../../store/db.js';
+import {
+  courseContent, deleteAttestation, getFinding, getStoredRubric, listAttestations, listFindings, listStoredRubrics, putAttestation, putFinding, putRubric,
+} from '../../store/readiness.js';
+import type { AppDeps } from '../context.js';
+import { defineOperation, type RouteModule } from '../define.js';
+import { openSetupChecks } from './gradebook.js';
+
+type Rubric = ReadinessInput['rubric'];
+
+const CourseParams = z.object({ courseId: Id });
+const ItemParams = z.object({ courseId: Id, itemId: Id });
+
+export function rubricById(store: Store, id: string): Rubric | null {
+  if (id === DEFAULT_RUBRIC.id) return DEFAULT_RUBRIC;
+  return getStoredRubric<Rubric>(store, id);
+}
+
+function courseAndRubric(store: Store, courseId: string) {
+  const course = getCourse(store, courseId);
+  if (!course) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} was not found.`);
+  const rubric = rubricById(store, course.rubricId);
+  if (!rubric) throw new AppError('not-found', `The course's rubric ${JSON.stringify(course.rubricId)} is not installed.`);
+  return { course, rubric };
+}
+
+/** The readiness report of a course, now. */
+export function readinessReport(deps: AppDeps, courseId: string) {
+  const { store } = deps;
+  const now = deps.clock.now();
+  const { course, rubric } = courseAndRubric(store, courseId);
+  const content = courseContent(store, courseId);
+  const report = computeReadiness({
+    rubric,
+    course: { id: course.id, title: course.title, description: course.description, objectives: course.objectives },
+    modules: listModules(store, courseId),
+    lessons: content.lessons,
+    blocks: content.blocks as never,
+    assignments: content.assignments as never,
+    openSetupChecks: openSetupChecks(store, courseId, now),
+    findings: listFindings(store, courseId) as never,
+    attestations: listAttestations(store, courseId, rubric.id) as never,
+    accessFloor: course.accessFloor,
+    now,
+  });
+  return { report, rubric, course };
+}
+
+function findItem(rubric: Rubric, itemId: string) {
+  for (const s of rubric.standards) for (const i of s.items) if (i.itemId === itemId) return i;
+  return null;
+}
+
+export const readinessRoutes: RouteModule = [
+  defineOperation({
+    operationId: 'getReadiness',
+    method: 'get',
+    path: '/courses/{courseId}/readiness',
+    summary: "The course's readiness against its standards rubric",
+    tag: 'readiness',
+    params: CourseParams,
+    response: ReadinessReport,
+    handler: ({ deps, params }) => readinessReport(deps, params.courseId).report,
+  }),
+  defineOperation({
+    operationId: 'setAttestation',
+    method: 'put',
+    path: '/courses/{courseId}/readiness/items/{itemId}/attestation',
+    summary: 'Attest an item (replaces an earlier attestation); answers the whole report',
+    tag: 'readiness',
+    params: ItemParams,
+    body: AttestationBody,
+    response: ReadinessReport,
+    handler: ({ deps, params, body, granted }) =>
+      deps.store.tx(() => {
+        const { report, rubric, course } = readinessReport(deps, params.courseId);
+        if (body.rubricId !== course.rubricId) {
+          throw new AppError('conflict', `The course uses rubric ${JSON.stringify(course.rubricId)}, not ${JSON.stringify(body.rubricId)}.`, { rubricId: course.rubricId });
+        }
+        const item = findItem(rubric, params.itemId);
+        if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
+        const current = report.standards.flatMap((s) => s.items).find((i) => i.itemId === params.itemId);
+        const note = body.note ?? '';
+        if (item.kind === 'automatic' && current?.status === 'not-met' && note.trim() === '') {
+          throw new AppError('invalid', `note: required when attesting an automatic item that is not met`, [{ path: 'note', message: 'is required (1 to 2000 characters) when the automatic check is not met' }]);
+        }
+        const user = granted.caller.user;
+        putAttestation(deps.store, { courseId: params.courseId, rubricId: rubric.id, itemId: params.itemId, status: 'attested', by: user.id, byName: user.name, note, at: deps.clock.now() });
+        return readinessReport(deps, params.courseId).report;
+      }),
+  }),
+  defineOperation({
+    operationId: 'withdrawAttestation',
+    method: 'delete',
+    path: '/courses/{courseId}/readiness/items/{itemId}/attestation',
+    summary: 'Withdraw an attestation; answers the whole report',
+    tag: 'readiness',
+    params: ItemParams,
+    response: ReadinessReport,
+    handler: ({ deps, params }) =>
+      deps.store.tx(() => {
+        const { course } = courseAndRubric(deps.store, params.courseId);
+        if (!deleteAttestation(deps.store, params.courseId, course.rubricId, params.itemId)) {
+          throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no attestation.`);
+        }
+        return readinessReport(deps, params.courseId).report;
+      }),
+  }),
+  defineOperation({
+    operationId: 'listFindings',
+    method: 'get',
+    path: '/courses/{courseId}/readiness/findings',
+    summary: "The course's AI findings with their review state",
+    tag: 'readiness',
+    params: CourseParams,
+    response: z.array(Finding),
+    handler: ({ deps, params }) => listFindings(deps.store, params.courseId),
+  }),
+  defineOperation({
+    operationId: 'putFinding',
+    method: 'put',
+    path: '/courses/{courseId}/readiness/items/{itemId}/finding',
+    summary: 'Store an AI finding for an `ai` item (state draft until a person reviews it)',
+    tag: 'readiness',
+    params: ItemParams,
+    body: z.strictObject({
+      verdict: z.enum(['met', 'not-met']),
+      evidence: z.string().min(1).max(20_000),
+      suggestion: z.string().max(20_000).default(''),
+      provenance: Provenance.nullable().default(null),
+    }),
+    response: Finding,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const { rubric } = courseAndRubric(deps.store, params.courseId);
+        const item = findItem(rubric, params.itemId);
+        if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
+        if (item.kind !== 'ai') throw new AppError('invalid', `Item ${item.number} is ${item.kind}, not ai: findings are for ai items.`, [{ path: 'itemId', message: 'must name an ai item' }]);
+        const finding = { courseId: params.courseId, itemId: params.itemId, ...body, state: 'draft' as const, reviewedBy: null, reviewedAt: null, reviewedByName: null };
+        putFinding(deps.store, finding);
+        return finding;
+      }),
+  }),
+  defineOperation({
+    operationId: 'reviewFinding',
+    method: 'post',
+    path: '/courses/{courseId}/readiness/items/{itemId}/finding/review',
+    summary: 'Accept or reject an AI finding (records who and when)',
+    tag: 'readiness',
+    params: ItemParams,
+    body: z.strictObject({ decision: z.enum(['accept', 'reject']) }),
+    response: Finding,
+    handler: ({ deps, params, body, granted }) =>
+      deps.store.tx(() => {
+        const finding = getFinding(deps.store, params.courseId, params.itemId);
+        if (!finding) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no finding.`);
+        const user = granted.caller.user;
+        const reviewed = { ...finding, state: body.decision === 'accept' ? ('accepted' as const) : ('rejected' as const), reviewedBy: user.id, reviewedByName: user.name, reviewedAt: deps.clock.now() };
+        putFinding(deps.store, reviewed);
+        return reviewed;
+      }),
+  }),
+  defineOperation({
+    operationId: 'listRubrics',
+    method: 'get',
+    path: '/rubrics',
+    summary: 'Standards rubrics: the built-in default and imported ones',
+    tag: 'readiness',
+    response: z.array(z.object({ id: z.string(), name: z.string(), attribution: z.string(), builtIn: z.boolean(), items: z.number() })),
+    handler: ({ deps }) =>
+      [DEFAULT_RUBRIC, ...listStoredRubrics<Rubric>(deps.store)].map((r) => ({
+        id: r.id, name: r.name, attribution: r.attribution, builtIn: r.id === DEFAULT_RUBRIC.id, items: r.standards.reduce((n, s) => n + s.items.length, 0),
+      })),
+  }),
+  defineOperation({
+    operationId: 'getRubric',
+    method: 'get',
+    path: '/rubrics/{rubricId}',
+    summary: 'A standards rubric in full',
+    tag: 'readiness',
+    params: z.object({ rubricId: Id }),
+    response: StandardsRubric,
+    handler: ({ deps, params }) => rubricById(deps.store, params.rubricId) ?? (() => { throw new AppError('not-found', `Rubric ${JSON.stringify(params.rubricId)} was not found.`); })(),
+  }),
+  defineOperation({
+    operationId: 'importRubric',
+    method: 'post',
+    path: '/rubrics',
+    summary: 'Import a standards rubric (admins)',
+    tag: 'readiness',
+    body: StandardsRubric,
+    response: StandardsRubric,
+    status: 201,
+    handler: ({ deps, body }) =>
+      deps.store.tx(() => {
+        if (rubricById(deps.store, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
+        const problems: Problem[] = [];
+        const ids = new Set<string>();
+        body.standards.forEach((s, si) =>
+          s.items.forEach((item, ii) => {
+            const path = `standards[${si}].items[${ii}]`;
+            if (ids.has(item.itemId)) problems.push({ path: `${path}.itemId`, message: `duplicate item id ${JSON.stringify(item.itemId)}` });
+            ids.add(item.itemId);
+            if (item.kind === 'automatic' && !item.check) problems.push({ path: `${path}.check`, message: 'is required for an automatic item' });
+            if (item.check !== undefined && !isKnownCheck(item.check)) problems.push({ path: `${path}.check`, message: `unknown check ${JSON.stringify(item.check)}` });
+          }),
+        );
+        if (problems.length > 0) throw new AppError('invalid', `${problems[0]!.path}: ${problems[0]!.message}`, problems);
+        putRubric(deps.store, body);
+        return body;
+      }),
+  }),
+  defineOperation({
+    operationId: 'publishCourse',
+    method: 'post',
+    path: '/courses/{courseId}/publish',
+    summary: 'Publish a course; not-ready while readiness blocks publishing',
+    tag: 'courses',
+    params: CourseParams,
+    response: Course,
+    handler: ({ deps, params }) =>
+      deps.store.tx(() => {
+        const { report, rubric, course } = readinessReport(deps, params.courseId);
+        if (report.blocksPublishing) {
+          const blocking = blockingItemNumbers(report, rubric);
+          const floor = course.accessFloor !== null && course.accessFloor > report.percent ? { accessFloor: course.accessFloor, percent: report.percent } : {};
+          throw new AppError(
+            'not-ready',
+            blocking.length > 0 ? `The course is not ready to publish: essential items ${blocking.join(', ')} are not met.` : `The course is not ready to publish: readiness ${report.percent}% is below the template's floor of ${course.accessFloor}%.`,
+            { blocking, ...floor },
+          );
+        }
+        if (course.status === 'published') return course;
+        const now = deps.clock.now();
+        return updateCourse(deps.store, { ...course, status: 'published', publishedAt: now, updatedAt: now });
+      }),
+  }),
+];

@@ -1,0 +1,108 @@
+/**
+ * A command module (pnpm style): a small definition whose handler returns data and never
+ * prints. The program wires options and arguments; render.ts decides how data is shown.
+ */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  /** The body exactly as the API sent it: what --json prints. */
+  text: string;
+  data: T;
+}
+
+export interface ApiClient {
+  /** Sends one API request. Error envelopes are thrown as AppError with their code. */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
+  readonly mode: 'local' | 'remote';
+}
+
+export interface Column {
+  key: string;
+  header: string;
+  /** Text for a cell; default: the value, JSON for objects, empty for null. */
+  format?: (value: unknown, row: Record<string, unknown>) => string;
+  /** A style for TTY output only (chalk); never used when piped. */
+  color?: (text: string, row: Record<string, unknown>) => string;
+}
+
+export type CommandResult =
+  /** API data: --json prints `response.text`; otherwise a table (arrays) or a field list (objects). */
+  | { kind: 'api'; response: ApiResponse; columns?: Column[]; rows?: (data: unknown) => Record<string, unknown>[] }
+  /** Plain output written as is (CSV, a dump, a report rendered by the command). `json` is what --json prints. */
+  | { kind: 'text'; text: string; json?: string }
+  /** Nothing on stdout (the command wrote a file, say); a note for stderr. */
+  | { kind: 'none'; note?: string };
+
+export interface Prompter {
+  input(message: string, options?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  select<T extends string>(message: string, choices: { name: string; value: T; description?: string }[]): Promise<T>;
+  checkbox<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T[]>;
+}
+
+export interface CommandContext {
+  client: ApiClient;
+  /** True when prompts are allowed: stdin and stdout are TTYs, CI unset, no --no-input. */
+  interactive: boolean;
+  prompt: Prompter;
+  /** Progress and notes (stderr; no-op when stderr is not a TTY for progress). */
+  note(message: string): void;
+  progress(done: number, total: number, label?: string): void;
+  /** Reads a file, or stdin for '-'. */
+  readText(path: string): Promise<string>;
+  writeFile(path: string, text: string): Promise<void>;
+  /** A value the user must give: prompts when interactive, else a usage error naming the flag. */
+  require(value: string | undefined, flag: string, question: string): Promise<string>;
+  /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
+  globals: Record<string, unknown>;
+  stdoutIsTTY: boolean;
+}
+
+export interface OptionDef {
+  /** commander syntax: '--title <text>', '--points <n>', '--yes' */
+  flags: string;
+  description: string;
+  default?: string | boolean;
+}
+
+export interface CommandDef {
+  /** Space-separated path: 'assignments list', 'gradebook final set'. */
+  name: string;
+  description: string;
+  /** commander syntax: '<courseId>', '[file]' */
+  args?: { name: string; description: string }[];
+  options?: OptionDef[];
+  /** Serve and other long-running commands manage their own output and exit. */
+  handler: (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<CommandResult>;
+  /** Commands that do not talk to the API (config, serve, health) skip client set-up. */
+  noClient?: boolean;
+}
+
+export const defineCommands = (defs: CommandDef[]): CommandDef[] => defs;
+
+/** Usage error (exit 2) that names what is missing or wrong. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Encode one path segment: ids may hold characters that mean something in a URL. */
+export const seg = (value: string): string => encodeURIComponent(value);
+
+/** Parse a number option, or fail with a usage error naming the flag. */
+export function numberOption(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${flag} must be a number (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/** Parse JSON text from a file option, or fail with a usage error naming the file. */
+export function parseJsonText(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,61 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { UsageError } from './command.js';
+
+/** Named settings (cli-and-serve.md): base URL, token, store path, acting user. */
+export interface Profile {
+  baseUrl?: string;
+  token?: string;
+  db?: string;
+  as?: string;
+}
+
+export interface ConfigFile {
+  defaultProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const PROFILE_KEYS = ['baseUrl', 'token', 'db', 'as'] as const;
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(base, 'coursebook', 'config.json');
+}
+
+export function readConfig(path: string): ConfigFile {
+  if (!existsSync(path)) return { profiles: {} };
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as ConfigFile;
+    return { ...parsed, profiles: parsed.profiles ?? {} };
+  } catch (err) {
+    throw new UsageError(`the config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Written atomically with mode 0600: it may hold tokens. */
+export function writeConfig(path: string, config: ConfigFile): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}
+
+/** A token or URL credentials, made safe to print. */
+export function redact(key: string, value: string): string {
+  if (key === 'token') return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+  if (key === 'baseUrl') {
+    try {
+      const u = new URL(value);
+      if (u.username || u.password) {
+        u.username = '****';
+        u.password = '';
+      }
+      return u.toString();
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}

@@ -1,0 +1,40 @@
+import { createApp } from '../api/app.js';
+import { localAuthenticator } from '../api/auth.js';
+import type { Authenticator } from '../api/context.js';
+import { AppError } from '../errors.js';
+import { systemClock } from '../runtime/clock.js';
+import { randomIds } from '../runtime/ids.js';
+import { openStore } from '../store/db.js';
+import { firstAdmin, getUser, insertUser } from '../store/users.js';
+import { defaultStorePath, ensureParentDir, inProcessClient } from './client.js';
+import type { ApiClient } from './command.js';
+
+/**
+ * Local mode: the same HTTP app over the local store, acting as the local user: the first
+ * admin (a `local` admin is created when the store has none), or `--as` user.
+ * Import and dump never add a user: with no admin in the store they act as a transient one.
+ */
+export function openLocalClient(options: { db: string | null; as?: string | undefined; persistActor: boolean; env: NodeJS.ProcessEnv }): { client: ApiClient; close: () => void } {
+  const path = options.db ?? defaultStorePath(options.env);
+  ensureParentDir(path);
+  const store = openStore(path);
+  let auth: Authenticator;
+  if (options.as) {
+    if (!getUser(store, options.as)) {
+      store.close();
+      throw new AppError('unauthenticated', `--as names a user that does not exist in this store: ${JSON.stringify(options.as)}`);
+    }
+    auth = localAuthenticator(options.as);
+  } else {
+    const admin = firstAdmin(store);
+    if (admin) auth = localAuthenticator(admin.id);
+    else if (options.persistActor) {
+      store.tx(() => insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true }));
+      auth = localAuthenticator('local');
+    } else {
+      auth = { authenticate: async () => ({ user: { id: 'local', name: 'Local admin', email: null, admin: true }, scopes: new Set(['*']), credential: { kind: 'local', id: 'local' } }) };
+    }
+  }
+  const app = createApp({ store, clock: systemClock(), ids: randomIds(), auth });
+  return { client: inProcessClient(app), close: () => store.close() };
+}

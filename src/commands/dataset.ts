@@ -1,0 +1,30 @@
+import { type CommandResult, defineCommands, parseJsonText } from '../cli/command.js';
+
+export const datasetCommands = defineCommands([
+  {
+    name: 'import',
+    description: 'Import a dataset file: all or nothing; every problem is listed with its path',
+    args: [{ name: '<file>', description: "the dataset JSON ('-' for stdin)" }],
+    options: [{ flags: '--replace', description: 'overwrite records whose ids already exist' }],
+    handler: async (ctx, [file], opts): Promise<CommandResult> => {
+      const text = await ctx.readText(file!);
+      parseJsonText(text, file!);
+      ctx.note(`importing ${file}...`);
+      const response = await ctx.client.request<Record<string, number>>('POST', `/import${opts.replace ? '?replace=true' : ''}`, text);
+      return { kind: 'api', response, rows: (d) => Object.entries(d as Record<string, number>).filter(([, n]) => n > 0).map(([collection, records]) => ({ collection, records })) };
+    },
+  },
+  {
+    name: 'dump',
+    description: 'Write the whole store as a dataset document (tokens as tokenSha256)',
+    options: [{ flags: '--out <file>', description: 'write to this file instead of stdout' }],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const response = await ctx.client.request('GET', '/dump');
+      if (opts.out) {
+        await ctx.writeFile(String(opts.out), response.text);
+        return { kind: 'none', note: `wrote ${String(opts.out)}` };
+      }
+      return { kind: 'text', text: response.text, json: response.text };
+    },
+  },
+]);

@@ -1,0 +1,255 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+
+const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
+const courseOpt = { flags: '--course <courseId>', description: 'the course' };
+
+async function courseOf(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<string> {
+  return ctx.require((opts.course as string | undefined) ?? args[0], '--course', 'Course id?');
+}
+
+const base = (course: string) => `/courses/${seg(course)}/gradebook`;
+
+interface Setup {
+  mode: string;
+  version: number;
+  categories: { id: string; name: string; weight: number; drop: { lowest: number; highest: number; keepAtLeast: number }; lateApplies: boolean }[];
+  late: { enabled: boolean; percentPerPeriod: number; period: string; basis: string; maxPeriods: number | null; afterMax: string; graceMinutes: number };
+  missing: { treatAs: string; droppable: boolean };
+  extraCredit: { categoryCapPercent: number | null; courseCapPoints: number | null };
+  scheme: { name: string; bands: { letter: string; min: number }[] };
+  updatedBy: string;
+  updatedAt: string;
+}
+
+function describeSetup(s: Setup): string {
+  const lines = [
+    `mode      ${s.mode}   (version ${s.version}, updated ${s.updatedAt} by ${s.updatedBy})`,
+    'categories',
+    ...s.categories.map(
+      (c) =>
+        `  ${c.id.padEnd(14)} ${c.name.padEnd(20)} ${s.mode === 'weighted' ? `${c.weight}%`.padEnd(6) : ''} drop lowest ${c.drop.lowest}, highest ${c.drop.highest}, keep >= ${c.drop.keepAtLeast}${c.lateApplies ? '' : ', no late penalty'}`,
+    ),
+    s.late.enabled
+      ? `late      -${s.late.percentPerPeriod}% of ${s.late.basis} per ${s.late.period}, ${s.late.maxPeriods === null ? 'no cap' : `at most ${s.late.maxPeriods} (then ${s.late.afterMax})`}, grace ${s.late.graceMinutes} min`
+      : `late      off (grace ${s.late.graceMinutes} min for missing work)`,
+    `missing   ${s.missing.treatAs}${s.missing.droppable ? ', droppable' : ''}`,
+    `extra     category cap ${s.extraCredit.categoryCapPercent ?? 'none'}%, course cap ${s.extraCredit.courseCapPoints ?? 'none'} points`,
+    `letters   ${s.scheme.name}: ${s.scheme.bands.map((b) => `${b.letter} ${b.min}`).join(', ')}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+const pct = (v: unknown) => (typeof v === 'number' ? v.toFixed(1) : '');
+
+export const gradebookCommands = defineCommands([
+  {
+    name: 'gradebook setup show',
+    description: "Show a course's gradebook setup",
+    args: [courseArg],
+    options: [courseOpt],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const response = await ctx.client.request<Setup>('GET', `${base(await courseOf(ctx, args, opts))}/setup`);
+      return { kind: 'text', text: ctx.stdoutIsTTY ? describeSetup(response.data) : `${JSON.stringify(response.data, null, 2)}\n`, json: response.text };
+    },
+  },
+  {
+    name: 'gradebook setup set',
+    description: 'Replace the setup with a whole setup document (its version must be the current one)',
+    args: [courseArg],
+    options: [courseOpt, { flags: '--file <file>', description: "the setup JSON ('-' for stdin)" }],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const course = await courseOf(ctx, args, opts);
+      if (!opts.file) throw new UsageError('missing --file');
+      const text = await ctx.readText(String(opts.file));
+      parseJsonText(text, String(opts.file));
+      return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, text), rows: (d) => [{ version: (d as Setup).version, mode: (d as Setup).mode }] };
+    },
+  },
+  {
+    name: 'gradebook setup edit',
+    description: 'Edit the setup in $EDITOR, then save it (conflicts if someone saved in between)',
+    args: [courseArg],
+    options: [courseOpt],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const course = await courseOf(ctx, args, opts);
+      if (!ctx.interactive) throw new UsageError('gradebook setup edit needs a terminal; use gradebook setup set --file instead');
+      const current = await ctx.client.request('GET', `${base(course)}/setup`);
+      const dir = mkdtempSync(join(tmpdir(), 'coursebook-edit-'));
+      const file = join(dir, `${course}-setup.json`);
+      try {
+        writeFileSync(file, JSON.stringify(current.data, null, 2) + '\n');
+        const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
+        const run = spawnSync(editor, [file], { stdio: 'inherit', shell: true });
+        if (run.status !== 0) throw new UsageError(`${editor} exited with ${run.status}; nothing saved`);
+        const text = readFileSync(file, 'utf8');
+        if (text === JSON.stringify(current.data, null, 2) + '\n') return { kind: 'none', note: 'no changes' };
+        parseJsonText(text, file);
+        return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, text), rows: (d) => [{ version: (d as Setup).version }] };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  },
+  {
+    name: 'gradebook checks',
+    description: 'List the setup checks that fire now (dismissed ones marked)',
+    args: [courseArg],
+    options: [courseOpt, { flags: '--open', description: 'only the open (not dismissed) ones' }],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const response = await ctx.client.request<{ dismissed: boolean }[]>('GET', `${base(await courseOf(ctx, args, opts))}/setup/checks`);
+      return {
+        kind: 'api',
+        response,
+        rows: (d) => (d as Record<string, unknown>[]).filter((c) => !opts.open || !c.dismissed),
+        columns: [
+          { key: 'code', header: 'CHECK' },
+          { key: 'target', header: 'TARGET' },
+          { key: 'dismissed', header: 'STATE', format: (v) => (v ? 'dismissed' : 'open') },
+          { key: 'message', header: 'MESSAGE' },
+        ],
+      };
+    },
+  },
+  {
+    name: 'gradebook dismiss',
+    description: 'Dismiss a setup check (without --code on a terminal: pick from the open checks)',
+    args: [courseArg],
+    options: [courseOpt, { flags: '--code <code>', description: 'the check code' }, { flags: '--target <target>', description: 'what it is about (course, a category id, ...)' }],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const course = await courseOf(ctx, args, opts);
+      let code = opts.code as string | undefined;
+      let target = opts.target as string | undefined;
+      if (code === undefined) {
+        if (!ctx.interactive) throw new UsageError('missing --code');
+        const checks = (await ctx.client.request<{ code: string; target: string; message: string; dismissed: boolean }[]>('GET', `${base(course)}/setup/checks`)).data.filter((c) => !c.dismissed);
+        if (checks.length === 0) return { kind: 'none', note: 'no open checks' };
+        const picked = await ctx.prompt.select(
+          'Dismiss which check?',
+          checks.map((c, i) => ({ name: `${c.code} (${c.target}): ${c.message}`, value: String(i) })),
+        );
+        ({ code, target } = checks[Number(picked)]!);
+      }
+      if (target === undefined) {
+        if (!ctx.interactive) throw new UsageError('missing --target');
+        target = await ctx.require(undefined, '--target', 'Target (course, a category id, ...)?');
+      }
+      const response = await ctx.client.request('POST', `${base(course)}/setup/dismiss`, { code, target });
+      return { kind: 'api', response, rows: (d) => [{ dismissed: `${code} (${target})`, version: (d as Setup).version }] };
+    },
+  },
+  {
+    name: 'gradebook undismiss',
+    description: 'Undo a dismissal',
+    args: [courseArg],
+    options: [courseOpt, { flags: '--code <code>', description: 'the check code' }, { flags: '--target <target>', description: 'its target' }],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const course = await courseOf(ctx, args, opts);
+      const code = await ctx.require(opts.code as string | undefined, '--code', 'Check code?');
+      const target = await ctx.require(opts.target as string | undefined, '--target', 'Target?');
+      const response = await ctx.client.request('DELETE', `${base(course)}/setup/dismiss/${seg(code)}/${seg(target)}`);
+      return { kind: 'api', response, rows: (d) => [{ undismissed: `${code} (${target})`, version: (d as Setup).version }] };
+    },
+  },
+  {
+    name: 'gradebook grades',
+    description: 'Computed grades: one row per student with category and course percentages',
+    args: [courseArg],
+    options: [courseOpt],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const response = await ctx.client.request<{ students: Record<string, unknown>[] }>('GET', `${base(await courseOf(ctx, args, opts))}/grades`);
+      const first = response.data.students[0] as { categories?: { categoryId: string; name: string }[] } | undefined;
+      const cats = first?.categories ?? [];
+      return {
+        kind: 'api',
+        response,
+        rows: (d) =>
+          (d as { students: Record<string, unknown>[] }).students.map((s) => {
+            const row: Record<string, unknown> = { student: s.studentName, id: s.studentId };
+            for (const c of (s.categories as { categoryId: string; percent: number | null }[]) ?? []) row[c.categoryId] = pct(c.percent);
+            row.percent = pct(s.percent);
+            row.letter = s.letter ?? '';
+            row.final = `${pct(s.finalPercent)} ${s.finalLetter ?? ''}${s.override ? ' *' : ''}`.trim();
+            return row;
+          }),
+        columns: [
+          { key: 'student', header: 'STUDENT' },
+          { key: 'id', header: 'ID' },
+          ...cats.map((c) => ({ key: c.categoryId, header: `${c.name} %` })),
+          { key: 'percent', header: 'COURSE %' },
+          { key: 'letter', header: 'LETTER' },
+          { key: 'final', header: 'FINAL (* override)' },
+        ],
+      };
+    },
+  },
+  ...(['set', 'clear'] as const).map((verb) => ({
+    name: `gradebook final ${verb}`,
+    description: verb === 'set' ? "Override a student's final letter and/or percent" : "Clear a student's final-grade override",
+    args: [
+      { name: '<courseId>', description: 'course id' },
+      { name: '<studentId>', description: 'student id' },
+    ],
+    options: [
+      { flags: '--reason <text>', description: 'why (kept in the history)' },
+      ...(verb === 'set'
+        ? [
+            { flags: '--letter <letter>', description: "a letter of the course's scheme" },
+            { flags: '--percent <n>', description: 'final percentage' },
+          ]
+        : []),
+      { flags: '--expected-version <n>', description: 'fail with conflict unless the override is at this version (default: the current one)' },
+    ],
+    handler: async (ctx: CommandContext, [course, student]: string[], opts: Record<string, unknown>): Promise<CommandResult> => {
+      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
+      const percent = numberOption(opts.percent, '--percent');
+      if (verb === 'set' && opts.letter === undefined && percent === undefined) throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
+      let expectedVersion = numberOption(opts.expectedVersion, '--expected-version');
+      const path = `${base(course!)}/students/${seg(student!)}/final`;
+      if (expectedVersion === undefined) {
+        const history = (await ctx.client.request<{ version: number }[]>('GET', `${path}/history`)).data;
+        expectedVersion = history.length === 0 ? 0 : Math.max(...history.map((h) => h.version));
+      }
+      const body = verb === 'set' ? { reason, expectedVersion, letter: (opts.letter as string | undefined) ?? null, percent: percent ?? null } : { reason, expectedVersion, letter: null, percent: null };
+      return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
+    },
+  })),
+  {
+    name: 'gradebook final history',
+    description: "Every change to a student's override, oldest first",
+    args: [
+      { name: '<courseId>', description: 'course id' },
+      { name: '<studentId>', description: 'student id' },
+    ],
+    handler: async (ctx, [course, student]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `${base(course!)}/students/${seg(student!)}/final/history`),
+      columns: [
+        { key: 'version', header: 'V' },
+        { key: 'at', header: 'AT' },
+        { key: 'by', header: 'BY' },
+        { key: 'oldLetter', header: 'OLD', format: (_v, r) => `${r.oldPercent ?? ''} ${r.oldLetter ?? ''}`.trim() || '-' },
+        { key: 'newLetter', header: 'NEW', format: (_v, r) => `${r.newPercent ?? ''} ${r.newLetter ?? ''}`.trim() || '(cleared)' },
+        { key: 'reason', header: 'REASON' },
+      ],
+    }),
+  },
+  {
+    name: 'gradebook export',
+    description: 'The gradebook as CSV (RFC 4180, UTF-8, CRLF) on stdout or --out FILE',
+    args: [courseArg],
+    options: [courseOpt, { flags: '--out <file>', description: 'write the CSV to this file' }],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const course = await courseOf(ctx, args, opts);
+      const response = await ctx.client.request<{ csv: string }>('GET', `${base(course)}/export`);
+      if (opts.out) {
+        await ctx.writeFile(String(opts.out), response.data.csv);
+        return { kind: 'none', note: `wrote ${String(opts.out)}` };
+      }
+      return { kind: 'text', text: response.data.csv, json: response.text };
+    },
+  },
+]);

@@ -1,0 +1,131 @@
+import chalk from 'chalk';
+import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
+
+interface Item {
+  itemId: string; number: string; text: string; kind: string; essential?: boolean; status: string;
+  evidence: string[]; fixes: { label: string; target: Record<string, unknown> }[];
+  finding: { verdict: string; state: string } | null; attestation: { byName: string; at: string; note: string } | null;
+}
+interface Report {
+  courseId: string; rubricId: string; rubricName: string; attribution: string; computedAt: string; met: number; applicable: number;
+  percent: number; needsReview: number; blocksPublishing: boolean;
+  standards: { number: string; title: string; met: number; applicable: number; status: string; items: Item[] }[];
+}
+
+const STATUS_COLOR: Record<string, (s: string) => string> = {
+  met: chalk.green, attested: chalk.cyan, 'not-met': chalk.red, 'likely-met': chalk.yellow, 'likely-not-met': chalk.yellow,
+  pending: chalk.magenta, 'needs-review': chalk.yellow, 'not-applicable': chalk.gray,
+};
+
+/** The report as a person reads it: standards, items with statuses, what blocks, and fixes. */
+export function describeReport(r: Report, color: boolean): string {
+  const paint = (status: string) => (color ? (STATUS_COLOR[status] ?? ((s: string) => s))(status) : status);
+  const out: string[] = [];
+  out.push(`${r.rubricName} (${r.rubricId}): ${r.met}/${r.applicable} met, ${r.percent}%${r.needsReview ? `, ${r.needsReview} need review` : ''}`);
+  out.push(r.blocksPublishing ? (color ? chalk.red('Publishing is blocked.') : 'Publishing is blocked.') : 'Ready to publish.');
+  for (const s of r.standards) {
+    out.push('');
+    out.push(`${s.number} ${s.title}  [${paint(s.status)}] ${s.met}/${s.applicable}`);
+    for (const i of s.items) {
+      out.push(`  ${i.number.padEnd(5)} ${paint(i.status).padEnd(color ? 24 : 15)} ${i.essential ? 'E ' : '  '}${i.text}`);
+      for (const e of i.evidence) out.push(`        - ${e}`);
+      for (const f of i.fixes) out.push(`        fix: ${f.label}${f.target.blockId ? ` (block ${f.target.blockId})` : f.target.lessonId ? ` (lesson ${f.target.lessonId})` : f.target.assignmentId ? ` (assignment ${f.target.assignmentId})` : f.target.moduleId ? ` (module ${f.target.moduleId})` : ''}`);
+      if (i.attestation) out.push(`        attested by ${i.attestation.byName} at ${i.attestation.at}${i.attestation.note ? `: ${i.attestation.note}` : ''}`);
+      if (i.finding) out.push(`        AI finding: ${i.finding.verdict} (${i.finding.state})`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+const courseArg = { name: '<courseId>', description: 'course id' };
+
+async function itemOf(ctx: CommandContext, course: string, given: string | undefined, filter: (i: Item) => boolean, question: string): Promise<string> {
+  if (given) return given;
+  if (!ctx.interactive) throw new UsageError('missing --item');
+  const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`)).data;
+  const items = report.standards.flatMap((s) => s.items).filter(filter);
+  if (items.length === 0) throw new UsageError('no items to choose from');
+  return ctx.prompt.select(question, items.map((i) => ({ name: `${i.number} [${i.status}] ${i.text}`, value: i.itemId })));
+}
+
+export const readinessCommands = defineCommands([
+  {
+    name: 'readiness show',
+    description: 'Readiness against the course rubric: statuses, what blocks publishing, and fixes',
+    args: [courseArg],
+    handler: async (ctx, [course]): Promise<CommandResult> => {
+      const response = await ctx.client.request<Report>('GET', `/courses/${seg(course!)}/readiness`);
+      return { kind: 'text', text: describeReport(response.data, ctx.stdoutIsTTY && !process.env.NO_COLOR), json: response.text };
+    },
+  },
+  {
+    name: 'readiness attest',
+    description: 'Attest a rubric item (on a terminal without --item: pick from the pending items)',
+    args: [courseArg],
+    options: [
+      { flags: '--item <itemId>', description: 'the item (e.g. 1.3)' },
+      { flags: '--note <text>', description: 'why it is met (required for an automatic item that is not met)' },
+    ],
+    handler: async (ctx, [course], opts): Promise<CommandResult> => {
+      const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course!)}/readiness`)).data;
+      const item = await itemOf(ctx, course!, opts.item as string | undefined, (i) => ['pending', 'not-met', 'likely-met', 'likely-not-met'].includes(i.status), 'Attest which item?');
+      const body: Record<string, string> = { rubricId: report.rubricId };
+      if (opts.note !== undefined) body.note = String(opts.note);
+      const response = await ctx.client.request<Report>('PUT', `/courses/${seg(course!)}/readiness/items/${seg(item)}/attestation`, body);
+      return { kind: 'text', text: describeReport(response.data, false), json: response.text };
+    },
+  },
+  {
+    name: 'readiness withdraw',
+    description: 'Withdraw an attestation',
+    args: [courseArg],
+    options: [{ flags: '--item <itemId>', description: 'the item' }],
+    handler: async (ctx, [course], opts): Promise<CommandResult> => {
+      const item = await itemOf(ctx, course!, opts.item as string | undefined, (i) => i.attestation !== null, 'Withdraw which attestation?');
+      const response = await ctx.client.request<Report>('DELETE', `/courses/${seg(course!)}/readiness/items/${seg(item)}/attestation`);
+      return { kind: 'text', text: describeReport(response.data, false), json: response.text };
+    },
+  },
+  {
+    name: 'readiness findings list',
+    description: "The course's AI findings",
+    args: [courseArg],
+    handler: async (ctx, [course]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/courses/${seg(course!)}/readiness/findings`),
+      columns: [
+        { key: 'itemId', header: 'ITEM' },
+        { key: 'verdict', header: 'VERDICT' },
+        { key: 'state', header: 'STATE' },
+        { key: 'reviewedByName', header: 'REVIEWED BY' },
+        { key: 'evidence', header: 'EVIDENCE' },
+      ],
+    }),
+  },
+  {
+    name: 'readiness findings review',
+    description: 'Accept or reject an AI finding',
+    args: [courseArg],
+    options: [
+      { flags: '--item <itemId>', description: 'the item the finding is about' },
+      { flags: '--accept', description: 'accept the finding' },
+      { flags: '--reject', description: 'reject the finding' },
+    ],
+    handler: async (ctx, [course], opts): Promise<CommandResult> => {
+      const item = await itemOf(ctx, course!, opts.item as string | undefined, (i) => i.finding?.state === 'draft', 'Review which finding?');
+      let decision: 'accept' | 'reject';
+      if (opts.accept && opts.reject) throw new UsageError('give --accept or --reject, not both');
+      if (opts.accept) decision = 'accept';
+      else if (opts.reject) decision = 'reject';
+      else if (ctx.interactive) decision = await ctx.prompt.select('Decision?', [{ name: 'accept', value: 'accept' }, { name: 'reject', value: 'reject' }]);
+      else throw new UsageError('missing --accept or --reject');
+      return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course!)}/readiness/items/${seg(item)}/finding/review`, { decision }) };
+    },
+  },
+  {
+    name: 'courses publish',
+    description: 'Publish a course (refused with not-ready while readiness blocks it)',
+    args: [courseArg],
+    handler: async (ctx, [course]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course!)}/publish`) }),
+  },
+]);

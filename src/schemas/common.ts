@@ -1,0 +1,75 @@
+import { z } from '@hono/zod-openapi';
+
+export const MAX_INT = 9007199254740991;
+
+export const Id = z.string().min(1).max(200);
+export const Position = z.number().int().min(0).max(MAX_INT);
+export const Version = z.number().int().min(0).max(MAX_INT);
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** True for an RFC 3339 timestamp naming a real instant (no Feb 30, no hour 25). */
+export function isRfc3339(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s, , off] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
+  if (day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return false;
+  if (off && off.length === 6) {
+    const oh = Number(off.slice(1, 3));
+    const om = Number(off.slice(4, 6));
+    if (oh > 23 || om > 59) return false;
+  }
+  return !Number.isNaN(Date.parse(value));
+}
+
+/** RFC 3339 in, RFC 3339 UTC with milliseconds out (sub-millisecond digits are truncated). */
+export function normalizeTimestamp(value: string): string {
+  return new Date(Date.parse(value.toUpperCase())).toISOString();
+}
+
+export const TimestampInput = z
+  .string()
+  .refine(isRfc3339, { message: 'must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z' })
+  .transform(normalizeTimestamp)
+  .openapi({ type: 'string', format: 'date-time' });
+
+export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T08:30:00.000Z' });
+
+export const HttpUrl = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, { message: 'must be an http or https URL' });
+
+export const Provenance = z
+  .strictObject({
+    model: z.string().min(1),
+    task: z.string().min(1),
+    generatedAt: TimestampInput,
+    sources: z.array(z.strictObject({ id: z.string().min(1), name: z.string() })).max(100),
+    summary: z.string().max(20_000),
+  })
+  .openapi('Provenance');
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.enum(['unauthenticated', 'forbidden', 'not-found', 'invalid', 'conflict', 'not-ready', 'ai-disabled', 'ai-failed', 'rate-limited', 'too-large', 'unsupported']),
+      message: z.string(),
+      details: z.any().optional(),
+    }),
+  })
+  .openapi('Error');
+
+export const Ok = z.object({ ok: z.boolean() });

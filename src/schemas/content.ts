@@ -1,0 +1,277 @@
+import { z } from '@hono/zod-openapi';
+import { HttpUrl, Id, MAX_INT, Position, Provenance, Timestamp, TimestampInput } from './common.js';
+
+const Text = z.string().max(20_000);
+const NonBlank = Text.refine((v) => v.trim().length > 0, { message: 'must not be blank' });
+
+// The 11 block variants of content-and-people.md. Optional fields get defaults so the stored
+// block is always complete; the spec names only `heading`, the others are our decision.
+const variants = {
+  heading: { type: z.literal('heading'), level: z.number().int().min(1).max(6), text: NonBlank },
+  paragraph: { type: z.literal('paragraph'), text: NonBlank },
+  list: { type: z.literal('list'), ordered: z.boolean().default(false), items: z.array(NonBlank).min(1).max(500) },
+  image: { type: z.literal('image'), url: z.string().min(1).max(2048), alt: Text.default(''), decorative: z.boolean().default(false) },
+  video: { type: z.literal('video'), url: HttpUrl, captions: z.string().min(1).max(2048).nullable().default(null), durationSeconds: z.number().int().min(0).max(MAX_INT).nullable().default(null) },
+  link: { type: z.literal('link'), url: HttpUrl, text: NonBlank },
+  code: { type: z.literal('code'), language: z.string().max(40).default(''), text: Text },
+  quote: { type: z.literal('quote'), text: NonBlank, cite: z.string().max(2000).nullable().default(null) },
+  callout: { type: z.literal('callout'), tone: z.enum(['info', 'warning', 'success']), text: NonBlank },
+  embed: { type: z.literal('embed'), url: HttpUrl, title: NonBlank, privacyUrl: HttpUrl.nullable().default(null) },
+  divider: { type: z.literal('divider') },
+} as const;
+
+export const BLOCK_TYPES = Object.keys(variants) as (keyof typeof variants)[];
+
+const variantList = Object.values(variants);
+
+/** The 11-variant union, each variant strict, with `extra` fields added to every variant. */
+export function blockUnion(extra: z.ZodRawShape = {}) {
+  return z.discriminatedUnion(
+    'type',
+    variantList.map((shape) => z.strictObject({ ...extra, ...shape })) as unknown as [z.ZodObject<{ type: z.ZodLiteral<'heading'> }>],
+  );
+}
+
+export const BlockContent = blockUnion().openapi('BlockContent');
+
+/** Block content as sent: a variant plus an optional `id` naming a stored block. */
+export const BlockInput = blockUnion({ id: Id.optional() }).openapi('BlockInput');
+
+export type BlockContentValue = { type: (typeof BLOCK_TYPES)[number] } & Record<string, unknown>;
+export type BlockInputValue = BlockContentValue & { id?: string };
+
+export const Origin = z.enum(['human', 'ai']);
+export const AiState = z.enum(['draft', 'accepted', 'rejected']).nullable();
+
+export const BlockMeta = z.object({
+  id: Id,
+  lessonId: Id.nullable(),
+  position: Position,
+  origin: Origin,
+  aiState: AiState,
+  provenance: Provenance.nullable(),
+  previous: z.any().nullable().openapi({ description: 'The content this block replaced (a BlockContent), or null' }),
+  updatedAt: Timestamp,
+});
+
+export const StoredBlock = z.any().openapi('Block', {
+  description: 'BlockMeta fields (id, lessonId, position, origin, aiState, provenance, previous, updatedAt) plus the BlockContent fields',
+});
+
+export interface StoredBlockValue {
+  id: string;
+  lessonId: string | null;
+  position: number;
+  origin: 'human' | 'ai';
+  aiState: 'draft' | 'accepted' | 'rejected' | null;
+  provenance: unknown | null;
+  previous: BlockContentValue | null;
+  updatedAt: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+// --- courses and modules -------------------------------------------------------------
+
+export const TutorDefaults = z.strictObject({ lesson: z.enum(['off', 'on']), assignment: z.enum(['off', 'on']) });
+export const Status = z.enum(['draft', 'published']);
+
+export const Course = z
+  .object({
+    id: Id,
+    title: z.string(),
+    description: z.string(),
+    status: Status,
+    publishedAt: Timestamp.nullable(),
+    objectives: z.array(z.string()),
+    rubricId: Id,
+    templateId: Id.nullable(),
+    accessFloor: z.number().nullable().openapi({ description: "The template's accessFloor copied when the course was made from it" }),
+    tutorDefaults: TutorDefaults,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('Course');
+
+export const CourseCreate = z.strictObject({
+  id: Id.optional(),
+  title: z.string().min(1).max(200),
+  description: z.string().max(20_000).default(''),
+  objectives: z.array(z.string().min(1).max(2000)).max(50).default([]),
+  rubricId: Id.optional(),
+  tutorDefaults: TutorDefaults.default({ lesson: 'off', assignment: 'off' }),
+});
+
+export const CourseUpdate = z.strictObject({
+  title: z.string().min(1).max(200).optional(),
+  description: z.string().max(20_000).optional(),
+  objectives: z.array(z.string().min(1).max(2000)).max(50).optional(),
+  rubricId: Id.optional(),
+  tutorDefaults: TutorDefaults.optional(),
+});
+
+export const Module = z
+  .object({ id: Id, courseId: Id, title: z.string(), objective: z.string(), position: Position, status: Status })
+  .openapi('Module');
+
+export const ModuleCreate = z.strictObject({
+  title: z.string().min(1).max(200),
+  objective: z.string().max(2000).default(''),
+  position: Position.optional(),
+});
+
+export const ModuleUpdate = z.strictObject({
+  title: z.string().min(1).max(200).optional(),
+  objective: z.string().max(2000).optional(),
+  position: Position.optional(),
+});
+
+// --- lessons -------------------------------------------------------------------------
+
+export const Minutes = z.number().int().min(1).max(240);
+
+export const Lesson = z
+  .object({
+    id: Id,
+    moduleId: Id,
+    courseId: Id,
+    title: z.string(),
+    minutes: Minutes,
+    position: Position,
+    status: Status,
+    publishedAt: Timestamp.nullable(),
+  })
+  .openapi('Lesson');
+
+export const LessonCreate = z.strictObject({ title: z.string().min(1).max(200), minutes: Minutes });
+
+export const LessonUpdate = z.strictObject({
+  title: z.string().min(1).max(200).optional(),
+  minutes: Minutes.optional(),
+  position: Position.optional(),
+});
+
+// --- assignments ---------------------------------------------------------------------
+
+export const RubricLevel = z.strictObject({
+  id: Id,
+  title: z.string().min(1).max(200),
+  points: z.number().min(0).max(MAX_INT),
+  description: z.string().max(5000).default(''),
+});
+
+export const RubricCriterion = z
+  .strictObject({
+    id: Id,
+    title: z.string().min(1).max(200),
+    description: z.string().max(5000).default(''),
+    levels: z.array(RubricLevel).min(1).max(20),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.levels.forEach((l, i) => {
+      if (seen.has(l.id)) ctx.addIssue({ code: 'custom', path: ['levels', i, 'id'], message: `duplicate level id ${JSON.stringify(l.id)}` });
+      seen.add(l.id);
+    });
+  })
+  .openapi('RubricCriterion');
+
+export const Rubric = z
+  .array(RubricCriterion)
+  .max(50)
+  .superRefine((criteria, ctx) => {
+    const seen = new Set<string>();
+    criteria.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate criterion id ${JSON.stringify(c.id)}` });
+      seen.add(c.id);
+    });
+  });
+
+export const SubmissionType = z.enum(['text', 'file', 'link']);
+
+export const Assignment = z
+  .object({
+    id: Id,
+    moduleId: Id,
+    courseId: Id,
+    title: z.string(),
+    position: Position,
+    status: Status,
+    publishedAt: Timestamp.nullable(),
+    dueAt: Timestamp.nullable(),
+    points: z.number().min(0),
+    submissionType: SubmissionType,
+    categoryId: Id.nullable(),
+    rubric: z.array(RubricCriterion),
+    instructions: z.array(StoredBlock),
+  })
+  .openapi('Assignment');
+
+export const AssignmentCreate = z.strictObject({
+  title: z.string().min(1).max(200),
+  points: z.number().min(0).max(MAX_INT),
+  submissionType: SubmissionType.default('text'),
+  dueAt: TimestampInput.nullable().default(null),
+  categoryId: Id.nullable().default(null),
+  position: Position.optional(),
+  rubric: Rubric.default([]),
+  instructions: z.array(BlockInput).max(500).default([]),
+});
+
+export const AssignmentUpdate = z.strictObject({
+  title: z.string().min(1).max(200).optional(),
+  dueAt: TimestampInput.nullable().optional(),
+  points: z.number().min(0).max(MAX_INT).optional(),
+  rubric: Rubric.optional(),
+  position: Position.optional(),
+  instructions: z.array(BlockInput).max(500).optional(),
+  submissionType: SubmissionType.optional(),
+  categoryId: Id.nullable().optional(),
+});
+
+// --- submissions ---------------------------------------------------------------------
+
+export const GradeCriterion = z.object({ criterionId: Id, levelId: Id, points: z.number(), comment: z.string() });
+
+export const Grade = z
+  .object({
+    score: z.number().nullable(),
+    criteria: z.array(GradeCriterion),
+    feedback: z.string(),
+    feedbackOrigin: Origin,
+    feedbackProvenance: Provenance.nullable(),
+    gradedBy: Id.nullable(),
+    gradedAt: Timestamp.nullable(),
+    releasedAt: Timestamp.nullable(),
+  })
+  .openapi('Grade');
+
+export const Submission = z
+  .object({
+    id: Id,
+    assignmentId: Id,
+    studentId: Id,
+    attempt: z.number().int().min(1).max(MAX_INT),
+    state: z.enum(['submitted', 'graded', 'returned']),
+    text: z.string().nullable(),
+    fileId: z.string().nullable(),
+    link: z.string().nullable(),
+    submittedAt: Timestamp,
+    grade: Grade.nullable(),
+  })
+  .openapi('Submission');
+
+export const SubmissionCreate = z.strictObject({
+  text: z.string().max(100_000).optional(),
+  fileId: z.string().max(200).optional(),
+  link: z.string().max(2048).optional(),
+});
+
+export const GradeInput = z.strictObject({
+  score: z.number().min(0).max(MAX_INT).optional(),
+  criteria: z
+    .array(z.strictObject({ criterionId: Id, levelId: Id, comment: z.string().max(5000).default('') }))
+    .max(50)
+    .optional(),
+  feedback: z.string().max(100_000).optional(),
+});

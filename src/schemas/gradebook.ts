@@ -1,0 +1,116 @@
+import { z } from '@hono/zod-openapi';
+import { Id, MAX_INT, Version } from './common.js';
+
+export const CHECK_CODES = [
+  'weights-not-100',
+  'weight-invalid',
+  'category-empty',
+  'drop-exceeds-items',
+  'drop-before-complete',
+  'keep-at-least-invalid',
+  'drop-count-invalid',
+  'scheme-gap',
+  'scheme-overlap',
+  'scheme-order',
+  'late-no-cap',
+  'extra-credit-uncapped',
+  'item-no-category',
+  'item-zero-points',
+  'missing-droppable',
+  'mode-switch-extra-credit',
+] as const;
+
+export const CheckCode = z.enum(CHECK_CODES).openapi('CheckCode');
+
+const Int = z.number().int().min(0).max(MAX_INT);
+
+// Strict at every level: the spec forbids additional properties anywhere in the setup.
+export const Category = z.strictObject({
+  id: Id,
+  courseId: Id,
+  name: z.string().min(1).max(120),
+  position: Int,
+  weight: z.number().min(0).max(100),
+  drop: z.strictObject({ lowest: Int, highest: Int, keepAtLeast: z.number().int().min(1).max(MAX_INT) }),
+  lateApplies: z.boolean(),
+});
+
+export const LatePolicy = z.strictObject({
+  enabled: z.boolean(),
+  percentPerPeriod: z.number().min(0).max(100),
+  period: z.enum(['day', 'hour']),
+  basis: z.enum(['score', 'possible']),
+  maxPeriods: Int.nullable(),
+  afterMax: z.enum(['missing', 'hold-at-max']),
+  graceMinutes: z.number().int().min(0).max(525_600),
+});
+
+export const MissingPolicy = z.strictObject({
+  treatAs: z.enum(['zero-after-due', 'exclude-until-graded']),
+  droppable: z.boolean(),
+});
+
+export const ExtraCredit = z.strictObject({
+  categoryCapPercent: z.number().min(0).nullable(),
+  courseCapPoints: z.number().min(0).nullable(),
+});
+
+export const LetterScheme = z.strictObject({
+  id: Id,
+  name: z.string().min(1).max(120),
+  bands: z.array(z.strictObject({ letter: z.string().min(1).max(12), min: z.number().min(0).max(100) })).min(1).max(50),
+  rounding: z.strictObject({ decimals: z.literal(1), mode: z.literal('half-up') }),
+  letterFrom: z.literal('rounded'),
+});
+
+export const DismissedCheck = z.strictObject({ code: CheckCode, target: z.string(), by: Id, at: z.string().min(1) });
+
+export const GradebookSetup = z
+  .strictObject({
+    courseId: Id,
+    mode: z.enum(['weighted', 'points']),
+    categories: z.array(Category).max(100),
+    late: LatePolicy,
+    missing: MissingPolicy,
+    extraCredit: ExtraCredit,
+    scheme: LetterScheme,
+    emptyCategory: z.literal('share-weight'),
+    studentNotes: z.array(z.strictObject({ categoryId: Id, text: z.string().max(1000) })).max(100),
+    dismissedChecks: z.array(DismissedCheck).max(200),
+    source: z.strictObject({ kind: z.enum(['manual', 'syllabus']), designSessionId: Id.nullable() }),
+    version: Version,
+    rulesVersion: Version,
+    updatedBy: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('GradebookSetup');
+
+export type GradebookSetupValue = z.infer<typeof GradebookSetup>;
+
+export const DismissBody = z.strictObject({ code: CheckCode, target: z.string() });
+
+export const SetupCheck = z
+  .object({ code: CheckCode, target: z.string(), message: z.string(), dismissed: z.boolean() })
+  .openapi('SetupCheck');
+
+export const FinalGradeBody = z.strictObject({
+  reason: z.string().min(1).max(1000),
+  expectedVersion: z.number().int().min(0).max(4503599627370495),
+  letter: z.string().min(1).max(12).nullable().optional(),
+  percent: z.number().min(0).nullable().optional(),
+});
+
+export const FinalGradeResult = z.object({ ok: z.boolean(), version: z.number().int() }).openapi('FinalGradeResult');
+
+export const FinalGradeRecord = z.strictObject({
+  courseId: Id,
+  studentId: Id,
+  letter: z.string().min(1).max(12).nullable(),
+  percent: z.number().min(0).nullable(),
+  reason: z.string().max(1000),
+  version: Version,
+  updatedBy: z.string(),
+  updatedAt: z.string(),
+});
+
+export const ExportResult = z.object({ csv: z.string() }).openapi('GradebookExport');

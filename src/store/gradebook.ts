@@ -1,0 +1,97 @@
+/**
+ * Gradebook reads shaped for the grading engine (published items, submissions of the
+ * course's students) and the final-grade overrides with their append-only history.
+ */
+import type { Store } from './db.js';
+import { type FinalGradeHistoryValue, type FinalGradeValue, finalGradeFromRow, finalGradeHistoryFromRow, type Row } from './rows.js';
+
+export interface GradeItemRow {
+  id: string;
+  title: string;
+  categoryId: string | null;
+  points: number;
+  dueAt: string | null;
+  moduleId: string;
+  modulePosition: number;
+  position: number;
+}
+
+/** The course's published assignments, in course item order. */
+export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
+  return store
+    .stmt(
+      `SELECT a.id, a.title, a.category_id AS categoryId, a.points, a.due_at AS dueAt, a.module_id AS moduleId,
+              m.position AS modulePosition, a.position
+       FROM assignments a JOIN modules m ON m.id = a.module_id
+       WHERE a.course_id = ? AND a.status = 'published'
+       ORDER BY m.position, m.id, a.position, a.id`,
+    )
+    .all(courseId) as GradeItemRow[];
+}
+
+export interface GradeSubmissionRow {
+  assignmentId: string;
+  studentId: string;
+  attempt: number;
+  submittedAt: string;
+  score: number | null;
+  releasedAt: string | null;
+}
+
+/**
+ * Submissions to the course's published assignments. The score and release time are read
+ * out of the grade JSON by SQLite, and rows come back as arrays: this runs for millions of
+ * rows in the large-gradebook benchmark.
+ */
+export function courseSubmissions(store: Store, courseId: string): GradeSubmissionRow[] {
+  const rows = store
+    .stmt(
+      `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at,
+              json_extract(s.grade, '$.score'), json_extract(s.grade, '$.releasedAt')
+       FROM submissions s JOIN assignments a ON a.id = s.assignment_id
+       WHERE a.course_id = ? AND a.status = 'published'`,
+    )
+    .raw(true)
+    .all(courseId) as [string, string, number, string, number | null, string | null][];
+  const out: GradeSubmissionRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    out[i] = { assignmentId: r[0], studentId: r[1], attempt: r[2], submittedAt: r[3], score: r[4], releasedAt: r[5] };
+  }
+  return out;
+}
+
+export function getFinalGrade(store: Store, courseId: string, studentId: string): FinalGradeValue | null {
+  const row = store.stmt('SELECT * FROM final_grades WHERE course_id = ? AND student_id = ?').get(courseId, studentId) as Row | undefined;
+  return row ? finalGradeFromRow(row) : null;
+}
+
+export function listFinalGrades(store: Store, courseId: string): FinalGradeValue[] {
+  return (store.stmt('SELECT * FROM final_grades WHERE course_id = ? ORDER BY student_id').all(courseId) as Row[]).map(finalGradeFromRow);
+}
+
+export function putFinalGrade(store: Store, f: FinalGradeValue): void {
+  store
+    .stmt(
+      `INSERT INTO final_grades (course_id, student_id, letter, percent, reason, version, updated_by, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(course_id, student_id) DO UPDATE SET letter = excluded.letter, percent = excluded.percent,
+         reason = excluded.reason, version = excluded.version, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+    )
+    .run(f.courseId, f.studentId, f.letter, f.percent, f.reason, f.version, f.updatedBy, f.updatedAt);
+}
+
+export function appendFinalGradeHistory(store: Store, h: FinalGradeHistoryValue): void {
+  store
+    .stmt(
+      `INSERT INTO final_grade_history (course_id, student_id, version, old_letter, old_percent, new_letter, new_percent, reason, by, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(h.courseId, h.studentId, h.version, h.oldLetter, h.oldPercent, h.newLetter, h.newPercent, h.reason, h.by, h.at);
+}
+
+export function finalGradeHistory(store: Store, courseId: string, studentId: string): FinalGradeHistoryValue[] {
+  return (store.stmt('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq').all(courseId, studentId) as Row[]).map(
+    finalGradeHistoryFromRow,
+  );
+}

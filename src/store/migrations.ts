@@ -1,0 +1,212 @@
+/**
+ * Numbered migrations. PRAGMA user_version records the last one applied; a store whose
+ * version is newer than this build knows is refused with a clear message instead of being
+ * read with the wrong schema.
+ */
+export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  email TEXT,
+  admin INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  token_sha256 TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL DEFAULT '',
+  scopes TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at TEXT,
+  revoked_at TEXT,
+  last_used_at TEXT
+);
+CREATE TABLE courses (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL DEFAULT 'draft',
+  published_at TEXT,
+  objectives TEXT NOT NULL DEFAULT '[]',
+  rubric_id TEXT NOT NULL DEFAULT 'course-essentials',
+  template_id TEXT,
+  access_floor REAL,
+  tutor_lesson TEXT NOT NULL DEFAULT 'off',
+  tutor_assignment TEXT NOT NULL DEFAULT 'off',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE enrollments (
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  PRIMARY KEY (course_id, user_id)
+);
+CREATE INDEX enrollments_user ON enrollments(user_id);
+CREATE TABLE modules (
+  id TEXT PRIMARY KEY,
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  objective TEXT NOT NULL DEFAULT '',
+  position INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'draft'
+);
+CREATE INDEX modules_course ON modules(course_id, position);
+CREATE TABLE lessons (
+  id TEXT PRIMARY KEY,
+  module_id TEXT NOT NULL REFERENCES modules(id) ON DELETE CASCADE,
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  minutes INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'draft',
+  published_at TEXT
+);
+CREATE INDEX lessons_module ON lessons(module_id, position);
+CREATE TABLE assignments (
+  id TEXT PRIMARY KEY,
+  module_id TEXT NOT NULL REFERENCES modules(id) ON DELETE CASCADE,
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'draft',
+  published_at TEXT,
+  due_at TEXT,
+  points REAL NOT NULL,
+  submission_type TEXT NOT NULL DEFAULT 'text',
+  category_id TEXT,
+  rubric TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX assignments_module ON assignments(module_id, position);
+CREATE INDEX assignments_course ON assignments(course_id);
+CREATE TABLE blocks (
+  id TEXT PRIMARY KEY,
+  lesson_id TEXT REFERENCES lessons(id) ON DELETE CASCADE,
+  assignment_id TEXT REFERENCES assignments(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  content TEXT NOT NULL,
+  origin TEXT NOT NULL DEFAULT 'human',
+  ai_state TEXT,
+  provenance TEXT,
+  previous TEXT,
+  updated_at TEXT NOT NULL,
+  CHECK ((lesson_id IS NULL) <> (assignment_id IS NULL))
+);
+CREATE INDEX blocks_lesson ON blocks(lesson_id, position);
+CREATE INDEX blocks_assignment ON blocks(assignment_id, position);
+CREATE TABLE submissions (
+  id TEXT PRIMARY KEY,
+  assignment_id TEXT NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+  student_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  text TEXT,
+  file_id TEXT,
+  link TEXT,
+  submitted_at TEXT NOT NULL,
+  grade TEXT,
+  UNIQUE (assignment_id, student_id, attempt)
+);
+CREATE INDEX submissions_student ON submissions(student_id);
+CREATE TABLE gradebook_setups (
+  course_id TEXT PRIMARY KEY REFERENCES courses(id) ON DELETE CASCADE,
+  setup TEXT NOT NULL,
+  version INTEGER NOT NULL
+);
+CREATE TABLE final_grades (
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  student_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  letter TEXT,
+  percent REAL,
+  reason TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  updated_by TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (course_id, student_id)
+);
+CREATE TABLE final_grade_history (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  student_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  old_letter TEXT,
+  old_percent REAL,
+  new_letter TEXT,
+  new_percent REAL,
+  reason TEXT NOT NULL,
+  by TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX final_grade_history_student ON final_grade_history(course_id, student_id, version);
+CREATE TABLE rubrics (
+  id TEXT PRIMARY KEY,
+  body TEXT NOT NULL
+);
+CREATE TABLE findings (
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  item_id TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  evidence TEXT NOT NULL,
+  suggestion TEXT NOT NULL DEFAULT '',
+  provenance TEXT,
+  state TEXT NOT NULL,
+  reviewed_by TEXT,
+  reviewed_at TEXT,
+  reviewed_by_name TEXT,
+  PRIMARY KEY (course_id, item_id)
+);
+CREATE TABLE attestations (
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  rubric_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'attested',
+  by TEXT NOT NULL,
+  by_name TEXT NOT NULL,
+  note TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (course_id, rubric_id, item_id)
+);
+CREATE TABLE templates (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  owner TEXT NOT NULL,
+  modules TEXT NOT NULL DEFAULT '[]',
+  tutor_lesson TEXT NOT NULL DEFAULT 'off',
+  tutor_assignment TEXT NOT NULL DEFAULT 'off',
+  access_floor REAL NOT NULL DEFAULT 0,
+  updated_by TEXT NOT NULL DEFAULT '',
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE certificates (
+  id TEXT PRIMARY KEY,
+  code TEXT NOT NULL UNIQUE,
+  user_id TEXT NOT NULL REFERENCES users(id),
+  learner_name TEXT NOT NULL,
+  course_id TEXT NOT NULL,
+  course_title TEXT NOT NULL,
+  issued_at TEXT NOT NULL,
+  basis TEXT NOT NULL,
+  replaces TEXT,
+  replaced_by TEXT,
+  replace_reason TEXT
+);
+CREATE INDEX certificates_user ON certificates(user_id);
+CREATE TABLE reporting_lines (
+  manager_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  report_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_by TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (manager_id, report_id)
+);
+CREATE INDEX reporting_lines_report ON reporting_lines(report_id);
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

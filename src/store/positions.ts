@@ -1,0 +1,49 @@
+import { AppError } from '../errors.js';
+import type { Store } from './db.js';
+
+/**
+ * Contiguous 0-based positions within a parent (content-and-people.md, General). Tables
+ * and columns come from this fixed list only, never from input.
+ */
+export type Sequence =
+  | { table: 'modules'; parent: 'course_id' }
+  | { table: 'lessons'; parent: 'module_id' }
+  | { table: 'assignments'; parent: 'module_id' }
+  | { table: 'blocks'; parent: 'lesson_id' }
+  | { table: 'blocks'; parent: 'assignment_id' };
+
+export function countIn(store: Store, seq: Sequence, parentId: string): number {
+  return (store.stmt(`SELECT COUNT(*) AS n FROM ${seq.table} WHERE ${seq.parent} = ?`).get(parentId) as { n: number }).n;
+}
+
+/**
+ * Make room for a new item: returns the position to insert at (last when not given) and
+ * shifts the siblings at or after it. A position beyond the end is `invalid`.
+ */
+export function openSlot(store: Store, seq: Sequence, parentId: string, position: number | undefined, field = 'position'): number {
+  const n = countIn(store, seq, parentId);
+  if (position === undefined) return n;
+  if (position > n) throw new AppError('invalid', `${field}: must be between 0 and ${n}`, [{ path: field, message: `must be between 0 and ${n}` }]);
+  // Two steps so the shift never collides with a unique index on (parent, position).
+  store.stmt(`UPDATE ${seq.table} SET position = -(position + 1) WHERE ${seq.parent} = ? AND position >= ?`).run(parentId, position);
+  store.stmt(`UPDATE ${seq.table} SET position = -position WHERE ${seq.parent} = ? AND position < 0`).run(parentId);
+  return position;
+}
+
+/** Move an item to `to` (0..n-1), shifting the siblings in between. */
+export function moveTo(store: Store, seq: Sequence, parentId: string, id: string, from: number, to: number, field = 'position'): void {
+  const n = countIn(store, seq, parentId);
+  if (to > n - 1) throw new AppError('invalid', `${field}: must be between 0 and ${n - 1}`, [{ path: field, message: `must be between 0 and ${n - 1}` }]);
+  if (to === from) return;
+  if (to < from) {
+    store.stmt(`UPDATE ${seq.table} SET position = position + 1 WHERE ${seq.parent} = ? AND position >= ? AND position < ?`).run(parentId, to, from);
+  } else {
+    store.stmt(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ? AND position <= ?`).run(parentId, from, to);
+  }
+  store.stmt(`UPDATE ${seq.table} SET position = ? WHERE id = ?`).run(to, id);
+}
+
+/** Close the gap an item left at `from` after it was removed. */
+export function closeGap(store: Store, seq: Sequence, parentId: string, from: number): void {
+  store.stmt(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ?`).run(parentId, from);
+}

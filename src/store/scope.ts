@@ -1,0 +1,67 @@
+/**
+ * Lookups the access layer needs: which course a resource belongs to, whether a student
+ * may see it, and the people relations (managers, instructors) behind certificate access.
+ */
+import type { Store } from './db.js';
+
+export type CourseVia = 'courseId' | 'moduleId' | 'lessonId' | 'assignmentId' | 'blockId' | 'submissionId';
+
+export interface ResourceScope {
+  courseId: string;
+  /** false for draft lessons/assignments (and their blocks): students get not-found. */
+  visibleToStudents: boolean;
+  /** For submissions: the student who owns it. */
+  ownerId?: string;
+}
+
+const SQL: Record<CourseVia, string> = {
+  courseId: 'SELECT id AS course_id, 1 AS visible FROM courses WHERE id = ?',
+  moduleId: 'SELECT course_id, 1 AS visible FROM modules WHERE id = ?',
+  lessonId: "SELECT course_id, status = 'published' AS visible FROM lessons WHERE id = ?",
+  assignmentId: "SELECT course_id, status = 'published' AS visible FROM assignments WHERE id = ?",
+  blockId: `SELECT COALESCE(l.course_id, a.course_id) AS course_id,
+              COALESCE(l.status, a.status) = 'published' AS visible
+            FROM blocks b LEFT JOIN lessons l ON l.id = b.lesson_id LEFT JOIN assignments a ON a.id = b.assignment_id
+            WHERE b.id = ?`,
+  submissionId: `SELECT a.course_id, a.status = 'published' AS visible, s.student_id AS owner_id
+                 FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE s.id = ?`,
+};
+
+export function resolveScope(store: Store, via: CourseVia, id: string): ResourceScope | null {
+  const row = store.stmt(SQL[via]).get(id) as { course_id: string; visible: number; owner_id?: string } | undefined;
+  if (!row) return null;
+  return { courseId: row.course_id, visibleToStudents: row.visible === 1, ...(row.owner_id ? { ownerId: row.owner_id } : {}) };
+}
+
+export function courseRole(store: Store, courseId: string, userId: string): 'instructor' | 'reviewer' | 'student' | null {
+  const row = store.stmt('SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?').get(courseId, userId) as { role: string } | undefined;
+  return (row?.role as 'instructor' | 'reviewer' | 'student' | undefined) ?? null;
+}
+
+/** True when `managerId` manages `userId` directly or through a chain of reporting lines. */
+export function isManagerOf(store: Store, managerId: string, userId: string): boolean {
+  const row = store
+    .stmt(
+      `WITH RECURSIVE chain(id) AS (
+         SELECT manager_id FROM reporting_lines WHERE report_id = ?
+         UNION SELECT r.manager_id FROM reporting_lines r JOIN chain c ON r.report_id = c.id
+       ) SELECT 1 AS yes FROM chain WHERE id = ? LIMIT 1`,
+    )
+    .get(userId, managerId) as { yes: number } | undefined;
+  return row !== undefined;
+}
+
+export function certificateSubject(store: Store, certificateId: string): { userId: string; courseId: string } | null {
+  const row = store.stmt('SELECT user_id, course_id FROM certificates WHERE id = ?').get(certificateId) as { user_id: string; course_id: string } | undefined;
+  return row ? { userId: row.user_id, courseId: row.course_id } : null;
+}
+
+export function templateOwner(store: Store, templateId: string): { kind: string; userId?: string } | null {
+  const row = store.stmt('SELECT owner FROM templates WHERE id = ?').get(templateId) as { owner: string } | undefined;
+  return row ? (JSON.parse(row.owner) as { kind: string; userId?: string }) : null;
+}
+
+export function tokenOwner(store: Store, tokenId: string): string | null {
+  const row = store.stmt('SELECT user_id FROM tokens WHERE id = ?').get(tokenId) as { user_id: string } | undefined;
+  return row?.user_id ?? null;
+}

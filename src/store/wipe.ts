@@ -1,0 +1,13 @@
+import type { Store } from './db.js';
+
+/** Children before parents, so foreign keys hold at every step. */
+const TABLES = [
+  'final_grade_history', 'final_grades', 'gradebook_setups', 'findings', 'attestations', 'submissions', 'blocks', 'assignments',
+  'lessons', 'modules', 'enrollments', 'certificates', 'reporting_lines', 'tokens', 'templates', 'rubrics', 'courses', 'users',
+];
+
+/** Delete every record (the schema stays): the first half of serve's reset. */
+export function wipeStore(store: Store): void {
+  for (const t of TABLES) store.stmt(`DELETE FROM ${t}`).run();
+  store.stmt("DELETE FROM sqlite_sequence WHERE name = 'final_grade_history'").run();
+}

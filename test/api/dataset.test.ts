@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dumpDataset, importDataset } from '../../src/api/dataset.js';
+import { AppError } from '../../src/errors.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+import { openStore } from '../../src/store/db.js';
+import { sha256Hex } from '../../src/store/tokens.js';
+
+const demo = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../data/demo.json'), 'utf8'));
+const clock = fixedClock('2026-11-22T08:30:00Z');
+
+function importError(store: ReturnType<typeof openStore>, data: unknown, replace = false): AppError {
+  try {
+    importDataset(store, clock, data, { replace });
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('import did not fail');
+}
+
+const count = (store: ReturnType<typeof openStore>, table: string) => (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('dataset import', () => {
+  it('imports the demo dataset and gives courses without a setup the default one', () => {
+    const store = openStore(':memory:');
+    const summary = importDataset(store, clock, demo, { replace: false });
+    expect(summary).toMatchObject({ users: 29, courses: 1, submissions: demo.submissions.length, assignments: 7 });
+    importDataset(store, clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Second' }] }, { replace: false });
+    const setup = JSON.parse((store.db.prepare("SELECT setup FROM gradebook_setups WHERE course_id = 'c2'").get() as { setup: string }).setup);
+    expect(setup).toMatchObject({ courseId: 'c2', mode: 'points', version: 1, rulesVersion: 1, categories: [] });
+    store.close();
+  });
+
+  it('hashes plain fixture tokens; only the SHA-256 is stored', () => {
+    const store = openStore(':memory:');
+    importDataset(store, clock, { coursebook: 1, users: [{ id: 'u', name: 'U' }], tokens: [{ token: 'plain-secret', userId: 'u', scopes: ['*'] }] }, { replace: false });
+    const rows = store.db.prepare('SELECT * FROM tokens').all() as Record<string, unknown>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token_sha256).toBe(sha256Hex('plain-secret'));
+    expect(JSON.stringify(rows)).not.toContain('plain-secret');
+    store.close();
+  });
+
+  it('lists every problem with its path and writes nothing', () => {
+    const store = openStore(':memory:');
+    const bad = structuredClone(demo);
+    bad.assignments[3].points = -1;
+    bad.lessons[0].minutes = 241;
+    bad.modules[1].courseId = 'nope';
+    bad.users.push({ id: 'usr_admin', name: 'Dup' });
+    bad.blocks[0].level = 7;
+    const err = importError(store, bad);
+    expect(err.code).toBe('invalid');
+    const paths = (err.details as { path: string }[]).map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['assignments[3].points', 'lessons[0].minutes', 'blocks[0].level']));
+    expect(err.details).toEqual(expect.arrayContaining([{ path: 'assignments[3].points', message: 'must be >= 0' }]));
+    expect(count(store, 'users')).toBe(0);
+    store.close();
+  });
+
+  it('checks references and positions after the shape, listing each', () => {
+    const store = openStore(':memory:');
+    const bad = structuredClone(demo);
+    bad.modules[1].courseId = 'nope';
+    bad.users.push({ id: 'usr_admin', name: 'Dup' });
+    bad.modules[2].position = 7;
+    const err = importError(store, bad);
+    expect(err.code).toBe('invalid');
+    const paths = (err.details as { path: string }[]).map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['modules[1].courseId', `users[${bad.users.length - 1}]`]));
+    expect(count(store, 'courses')).toBe(0);
+    store.close();
+  });
+
+  it('importing over existing ids is a conflict unless replace', () => {
+    const store = openStore(':memory:');
+    importDataset(store, clock, demo, { replace: false });
+    const err = importError(store, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed' }] });
+    expect(err.code).toBe('conflict');
+    expect(err.details).toEqual([{ path: 'users[0]', message: 'usr_admin already exists in the store' }]);
+    importDataset(store, clock, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed', admin: true }] }, { replace: true });
+    expect((store.db.prepare("SELECT name FROM users WHERE id = 'usr_admin'").get() as { name: string }).name).toBe('Renamed');
+    // replace updates in place: the course's children are still there
+    expect(count(store, 'submissions')).toBe(demo.submissions.length);
+    store.close();
+  });
+
+  it('an unknown top-level key or record field is invalid and names itself', () => {
+    const store = openStore(':memory:');
+    const err = importError(store, { coursebook: 1, widgets: [], users: [{ id: 'u', name: 'U', colour: 'red' }] });
+    expect(err.details).toEqual(expect.arrayContaining([{ path: 'widgets', message: 'unknown field' }, { path: 'users[0].colour', message: 'unknown field' }]));
+  });
+
+  it('dump -> import into a new store -> dump gives the same bytes', () => {
+    const a = openStore(':memory:');
+    importDataset(a, clock, demo, { replace: false });
+    const first = dumpDataset(a);
+    const b = openStore(':memory:');
+    importDataset(b, fixedClock('2030-01-01T00:00:00Z'), JSON.parse(first), { replace: false });
+    expect(dumpDataset(b)).toBe(first);
+    const parsed = JSON.parse(first);
+    expect(parsed.tokens[0]).toHaveProperty('tokenSha256');
+    expect(parsed.tokens[0]).not.toHaveProperty('token');
+    // the import reproduces the demo's records (tokens aside, which dump hashes)
+    for (const key of ['users', 'courses', 'modules', 'lessons', 'submissions', 'gradebookSetups', 'templates', 'certificates', 'reportingLines']) {
+      expect(parsed[key]).toHaveLength(demo[key].length);
+    }
+    expect(parsed.courses[0]).toMatchObject({ id: demo.courses[0].id, title: demo.courses[0].title, objectives: demo.courses[0].objectives });
+    a.close();
+    b.close();
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * An in-process service over a fresh :memory: store, with a fixed clock, sequential ids and
+ * a handful of users and tokens. Real parts only: the same createApp the CLI and serve use.
+ */
+import { createApp } from '../../src/api/app.js';
+import { bearerAuthenticator } from '../../src/api/auth.js';
+import type { AppDeps } from '../../src/api/context.js';
+import { type Clock } from '../../src/runtime/clock.js';
+import { sequentialIds } from '../../src/runtime/ids.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { importDataset } from '../../src/api/dataset.js';
+import type { DatasetInput } from '../../src/schemas/dataset.js';
+
+export const T0 = '2026-11-22T08:30:00.000Z';
+
+/** A settable clock, for tests that move time. */
+export function testClock(start = T0): Clock & { set(at: string): void } {
+  let now = new Date(Date.parse(start)).toISOString();
+  return { now: () => now, set: (at: string) => void (now = new Date(Date.parse(at)).toISOString()) };
+}
+
+/** Users and tokens every test service starts with: token text = `tok-<userId>`. */
+export const BASE_DATASET: DatasetInput = {
+  coursebook: 1,
+  users: [
+    { id: 'admin', name: 'Ada Admin', admin: true },
+    { id: 'inst', name: 'Ivan Instructor' },
+    { id: 'rev', name: 'Rita Reviewer' },
+    { id: 'stu1', name: 'Sam Student' },
+    { id: 'stu2', name: 'Tess Student' },
+    { id: 'out', name: 'Otto Outsider' },
+  ],
+  tokens: ['admin', 'inst', 'rev', 'stu1', 'stu2', 'out'].map((u) => ({ token: `tok-${u}`, userId: u, scopes: ['*'] as never })),
+  courses: [{ id: 'c1', title: 'Course One', description: 'A test course.' }],
+  enrollments: [
+    { courseId: 'c1', userId: 'inst', role: 'instructor' },
+    { courseId: 'c1', userId: 'rev', role: 'reviewer' },
+    { courseId: 'c1', userId: 'stu1', role: 'student' },
+    { courseId: 'c1', userId: 'stu2', role: 'student' },
+  ],
+  modules: [{ id: 'm1', courseId: 'c1', title: 'Module One', objective: 'Learn the basics.' }],
+};
+
+export interface TestService {
+  store: Store;
+  clock: ReturnType<typeof testClock>;
+  deps: AppDeps;
+  app: ReturnType<typeof createApp>;
+  /** Send a request as `as` (a user id whose token is tok-<id>), or with no token when as is null. */
+  call<T = any>(method: string, path: string, body?: unknown, as?: string | null): Promise<{ status: number; body: T; headers: Headers }>;
+  close(): void;
+}
+
+export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): TestService {
+  const store = openStore(':memory:');
+  const clock = testClock();
+  const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), options };
+  const dataset = { ...BASE_DATASET, ...(extra ?? {}) } as DatasetInput;
+  if (extra?.users) dataset.users = [...(BASE_DATASET.users ?? []), ...extra.users];
+  if (extra?.enrollments) dataset.enrollments = [...(BASE_DATASET.enrollments ?? []), ...extra.enrollments];
+  if (extra?.modules) dataset.modules = [...(BASE_DATASET.modules ?? []), ...extra.modules];
+  importDataset(store, clock, dataset, { replace: false });
+  const app = createApp(deps);
+  return {
+    store,
+    clock,
+    deps,
+    app,
+    async call(method, path, body, as = 'admin') {
+      const headers: Record<string, string> = {};
+      if (as !== null) headers.authorization = `Bearer tok-${as}`;
+      const init: RequestInit = { method, headers };
+      if (body !== undefined) {
+        headers['content-type'] = 'application/json';
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      }
+      const res = await app.request(`http://test/api/v1${path}`, init);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+    close: () => store.close(),
+  };
+}

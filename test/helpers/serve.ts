@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { BIN, ROOT } from './cli.js';
+
+export interface Served {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  stderr(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Start `coursebook serve ...` and wait for its one JSON listening line. */
+export function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.setEncoding('utf8').on('data', (d) => (err += d));
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 15_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${err}`));
+    });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const info = JSON.parse(line) as { event: string; url: string; port: number };
+      child.removeAllListeners('exit');
+      resolve({
+        url: info.url,
+        port: info.port,
+        child,
+        stderr: () => err,
+        stop: (signal = 'SIGTERM') =>
+          new Promise((res) => {
+            if (child.exitCode !== null) return res(child.exitCode);
+            child.once('exit', (code) => res(code));
+            child.kill(signal);
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/errors.js';
+import { openStore } from '../../src/store/db.js';
+import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { insertCourse, insertModule, listModules, updateModule } from '../../src/store/courses.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tempDb = () => {
+  const d = mkdtempSync(join(tmpdir(), 'cb-store-'));
+  dirs.push(d);
+  return join(d, 'x.db');
+};
+
+describe('openStore', () => {
+  it('creates the schema, records its version, and uses WAL with foreign keys on', () => {
+    const path = tempDb();
+    const store = openStore(path);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(Number(store.db.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(0);
+    store.close();
+    // Re-opening migrates nothing and keeps data.
+    const again = openStore(path);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    again.close();
+  });
+
+  it('refuses a store written by a newer build with a clear error', () => {
+    const path = tempDb();
+    openStore(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    raw.close();
+    let caught: unknown;
+    try {
+      openStore(path);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    expect((caught as AppError).code).toBe('unsupported');
+    expect((caught as AppError).message).toMatch(/newer coursebook/);
+  });
+
+  it('keeps positions contiguous: insert at a position shifts, move shifts the ones in between', () => {
+    const store = openStore(':memory:');
+    const now = '2026-11-22T00:00:00.000Z';
+    insertCourse(store, { id: 'c', title: 'C', description: '', status: 'draft', publishedAt: null, objectives: [], rubricId: 'course-essentials', templateId: null, accessFloor: null, tutorDefaults: { lesson: 'off', assignment: 'off' }, createdAt: now, updatedAt: now });
+    const add = (id: string, position?: number) => insertModule(store, { id, courseId: 'c', title: id, objective: '', status: 'draft', ...(position === undefined ? {} : { position }) });
+    add('a');
+    add('b');
+    add('c0', 0);
+    expect(listModules(store, 'c').map((m) => `${m.position}:${m.id}`)).toEqual(['0:c0', '1:a', '2:b']);
+    const b = listModules(store, 'c')[2]!;
+    updateModule(store, b, { ...b, position: 0 });
+    expect(listModules(store, 'c').map((m) => `${m.position}:${m.id}`)).toEqual(['0:b', '1:c0', '2:a']);
+    expect(() => add('z', 9)).toThrow(/between 0 and 3/);
+    store.close();
+  });
+});
