@@ -4,7 +4,6 @@ import type { Store } from './db.js';
 export interface StoredSetup {
   courseId: string;
   version: number;
-  [field: string]: unknown;
 }
 
 export function getGradebookSetup<T extends StoredSetup>(store: Store, courseId: string): T | null {

@@ -1,0 +1,107 @@
+/**
+ * Exact decimal arithmetic for grading. Inputs are JS numbers standing for their shortest
+ * decimal; they become integers in a common unit (10^k) so sums are exact in doubles while
+ * below 2^53, with BigInt used wherever a product could go past that.
+ */
+
+/** Decimal places of x's shortest representation (0.25 -> 2, 10 -> 0, 1e-7 -> 7). */
+export function decimalsOf(x: number): number {
+  if (Number.isInteger(x)) return 0;
+  for (let d = 1; d <= 15; d++) {
+    const p = 10 ** d;
+    if (Math.round(x * p) / p === x) return d;
+  }
+  const s = String(x);
+  const m = /^-?\d*(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s);
+  if (!m) throw new Error(`not a finite number: ${s}`);
+  return Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0));
+}
+
+/** x as an exact BigInt count of 10^-d units (x must have at most d decimals). */
+export function toUnitsBig(x: number, d: number): bigint {
+  const s = String(x);
+  const m = /^(-?)(\d*)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s)!;
+  const digits = BigInt((m[2] || '0') + (m[3] ?? ''));
+  const shift = d - (m[3]?.length ?? 0) + Number(m[4] ?? 0);
+  const v = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
+  return m[1] === '-' ? -v : v;
+}
+
+/** x in 10^-d units as a number, exact while below 2^53 (checked). */
+export function toUnits(x: number, d: number): number {
+  const fast = Math.round(x * 10 ** d);
+  if (Math.abs(fast) < 2 ** 52 && d <= 15 && Math.abs(fast / 10 ** d - x) <= Math.abs(x) * 1e-15) return fast;
+  const big = toUnitsBig(x, d);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new Error(`value ${x} is too large for exact grading at ${d} decimal places`);
+  }
+  return Number(big);
+}
+
+/** n / 10^d as a plain decimal string: no exponent, no trailing zeros. */
+export function unitsToDecimalString(n: bigint | number, d: number): string {
+  let v = BigInt(n);
+  const neg = v < 0n;
+  if (neg) v = -v;
+  let s = v.toString();
+  if (d > 0) {
+    s = s.padStart(d + 1, '0');
+    s = `${s.slice(0, -d)}.${s.slice(-d)}`.replace(/\.?0+$/, '');
+  }
+  return (neg ? '-' : '') + s;
+}
+
+/** A number written plainly: 87.5, 10, 0.25, 1000000000000000000000; never 1e+21. */
+export function plainNumber(x: number): string {
+  const s = String(x);
+  if (!/e/i.test(s)) return s;
+  return unitsToDecimalString(toUnitsBig(x, decimalsOf(x)), decimalsOf(x));
+}
+
+/** An exact non-negative fraction num/den (den > 0). */
+export interface Fraction {
+  num: bigint;
+  den: bigint;
+}
+
+/** Round num/den (>= 0) half-up to `decimals` places; returns the number and its fixed text. */
+export function roundHalfUp(f: Fraction, decimals = 1): { value: number; text: string } {
+  const scale = 10n ** BigInt(decimals);
+  // floor(x * scale + 1/2) = floor((2 * num * scale + den) / (2 * den))
+  const units = (2n * f.num * scale + f.den) / (2n * f.den);
+  const whole = units / scale;
+  const frac = (units % scale).toString().padStart(decimals, '0');
+  const text = decimals > 0 ? `${whole}.${frac}` : `${whole}`;
+  return { value: Number(text), text };
+}
+
+/** Integer arithmetic on either exact doubles (fast) or BigInt (when products may pass 2^53). */
+export interface Arith<T> {
+  of(n: number): T;
+  add(a: T, b: T): T;
+  sub(a: T, b: T): T;
+  mul(a: T, b: T): T;
+  cmp(a: T, b: T): number;
+  min(a: T, b: T): T;
+  toBig(a: T): bigint;
+}
+
+export const NUM: Arith<number> = {
+  of: (n) => n,
+  add: (a, b) => a + b,
+  sub: (a, b) => a - b,
+  mul: (a, b) => a * b,
+  cmp: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  min: (a, b) => (a < b ? a : b),
+  toBig: (a) => BigInt(a),
+};
+
+export const BIG: Arith<bigint> = {
+  of: (n) => BigInt(n),
+  add: (a, b) => a + b,
+  sub: (a, b) => a - b,
+  mul: (a, b) => a * b,
+  cmp: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  min: (a, b) => (a < b ? a : b),
+  toBig: (a) => a,
+};
