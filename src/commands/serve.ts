@@ -82,8 +82,9 @@ export const serveCommands = defineCommands([
         if ((err as Error).message?.startsWith('--rate')) throw new UsageError((err as Error).message);
         throw err;
       }
-      process.stdout.write(JSON.stringify({ event: 'listening', url: server.url, port: server.port }) + '\n');
-      await new Promise<void>((resolve) => {
+      // Handlers first: stdout to a pipe is synchronous, so a test harness can read the
+      // listening line and signal us before the next statement runs.
+      const stopped = new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -92,6 +93,8 @@ export const serveCommands = defineCommands([
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      process.stdout.write(JSON.stringify({ event: 'listening', url: server.url, port: server.port }) + '\n');
+      await stopped;
       return { kind: 'none' };
     },
   },
