@@ -24,8 +24,11 @@ export function computeReadiness(input: ReadinessInput): ReadinessReport {
     let sApplicable = 0;
     let likely = false;
     const items: ReportItem[] = standard.items.map((item) => {
-      const check = item.kind === 'automatic' && item.check ? AUTOMATIC_CHECKS[item.check] : undefined;
-      const result = check ? check(input) : { applicable: true, problems: [] };
+      // An automatic item is decided by its check; an ai or human item may name a check too,
+      // and then borrows only its applicability (2.2 applies when the course has modules).
+      const check = item.check ? AUTOMATIC_CHECKS[item.check] : undefined;
+      const ran = check ? check(input) : { applicable: true, problems: [] };
+      const result = item.kind === 'automatic' ? ran : { applicable: ran.applicable, problems: [] };
       const finding = item.kind === 'ai' ? findings.get(item.itemId) ?? null : null;
       const attestation = attestations.get(item.itemId) ?? null;
       let status: ItemStatus;

@@ -22,7 +22,7 @@ export const DEFAULT_RUBRIC: Rubric = {
     ] },
     { standardId: 's2', number: '2', title: 'Objectives', items: [
       item('2.1', 'Every module states an objective', 'automatic', true, 'module-objectives'),
-      item('2.2', 'Module objectives are measurable', 'ai', true),
+      item('2.2', 'Module objectives are measurable', 'ai', true, 'module-objectives'),
     ] },
     { standardId: 's3', number: '3', title: 'Assessment', items: [
       item('3.1', 'The gradebook setup has no open checks', 'automatic', true, 'gradebook-clean'),
