@@ -10,6 +10,7 @@ const root = resolve(import.meta.dirname, '..');
 const { openStore } = await import(join(root, 'dist/store/db.js'));
 const { importDataset } = await import(join(root, 'dist/api/dataset.js'));
 const { fixedClock } = await import(join(root, 'dist/runtime/clock.js'));
+const { insertSubmission } = await import(join(root, 'dist/store/submissions.js'));
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 10_000);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 200);
@@ -50,7 +51,6 @@ store.tx(() => {
   }
   const insU = store.db.prepare('INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)');
   const insE = store.db.prepare("INSERT INTO enrollments (course_id, user_id, role) VALUES (?, ?, 'student')");
-  const insS = store.db.prepare("INSERT INTO submissions (id, assignment_id, student_id, attempt, state, text, file_id, link, submitted_at, grade) VALUES (?, ?, ?, 1, ?, 'x', NULL, NULL, ?, ?)");
   let n = 0;
   for (let s = 0; s < STUDENTS; s++) {
     const sid = `s${String(s).padStart(5, '0')}`;
@@ -63,8 +63,12 @@ store.tx(() => {
       const late = r > 0.93 ? Math.floor(rand() * 5 * DAY) : -Math.floor(rand() * DAY);
       const ungraded = r > 0.995;
       const score = points === 0 ? Math.round(rand() * 5 * 4) / 4 : Math.round(points * (0.4 + rand() * 0.6) * 4) / 4;
-      const grade = ungraded ? null : JSON.stringify({ score, criteria: [], feedback: '', feedbackOrigin: 'human', feedbackProvenance: null, gradedBy: 'admin', gradedAt: '2026-11-01T00:00:00.000Z', releasedAt: '2026-11-02T00:00:00.000Z' });
-      insS.run(`sub${++n}`, `a${String(i).padStart(4, '0')}`, sid, ungraded ? 'submitted' : 'graded', new Date(due0 + i * DAY / 4 + late).toISOString(), grade);
+      const grade = ungraded ? null : { score, criteria: [], feedback: '', feedbackOrigin: 'human', feedbackProvenance: null, gradedBy: 'admin', gradedAt: '2026-11-01T00:00:00.000Z', releasedAt: '2026-11-02T00:00:00.000Z' };
+      // Through the store's own write, so the bench store is exactly what the app writes.
+      insertSubmission(store, {
+        id: `sub${++n}`, assignmentId: `a${String(i).padStart(4, '0')}`, studentId: sid, attempt: 1, state: ungraded ? 'submitted' : 'graded',
+        text: 'x', fileId: null, link: null, submittedAt: new Date(due0 + i * DAY / 4 + late).toISOString(), grade,
+      });
     }
   }
 });

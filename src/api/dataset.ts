@@ -249,7 +249,7 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
       const state = s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? (s.grade.releasedAt ? 'returned' : 'graded') : 'submitted');
       writeRow(store, 'submissions', {
         id: s.id, assignment_id: s.assignmentId, student_id: s.studentId, attempt: s.attempt, state, text: s.text, file_id: s.fileId,
-        link: s.link, submitted_at: s.submittedAt, grade: j(s.grade),
+        link: s.link, submitted_at: s.submittedAt, grade: j(s.grade), score: s.grade?.score ?? null, released_at: s.grade?.releasedAt ?? null,
       }, ['id'], rep);
     }
     const withSetup = new Set(d.gradebookSetups.map((s) => s.courseId));

@@ -39,26 +39,30 @@ export interface GradeSubmissionRow {
 }
 
 /**
- * Submissions to the course's published assignments. The score and release time are read
- * out of the grade JSON by SQLite, and rows come back as arrays: this runs for millions of
- * rows in the large-gradebook benchmark.
+ * Submissions to the course's published assignments, streamed. This runs for millions of
+ * rows in the large-gradebook benchmark, so rows come back as arrays and are handed out
+ * through ONE reused object: a consumer must copy what it needs before the next step
+ * (computeCourseGrades does).
  */
-export function courseSubmissions(store: Store, courseId: string): GradeSubmissionRow[] {
+export function* courseSubmissions(store: Store, courseId: string): Generator<GradeSubmissionRow> {
   const rows = store
     .stmt(
-      `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at,
-              json_extract(s.grade, '$.score'), json_extract(s.grade, '$.releasedAt')
+      `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
        FROM submissions s JOIN assignments a ON a.id = s.assignment_id
        WHERE a.course_id = ? AND a.status = 'published'`,
     )
     .raw(true)
-    .all(courseId) as [string, string, number, string, number | null, string | null][];
-  const out: GradeSubmissionRow[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    out[i] = { assignmentId: r[0], studentId: r[1], attempt: r[2], submittedAt: r[3], score: r[4], releasedAt: r[5] };
+    .iterate(courseId) as IterableIterator<[string, string, number, string, number | null, string | null]>;
+  const out: GradeSubmissionRow = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null, releasedAt: null };
+  for (const r of rows) {
+    out.assignmentId = r[0];
+    out.studentId = r[1];
+    out.attempt = r[2];
+    out.submittedAt = r[3];
+    out.score = r[4];
+    out.releasedAt = r[5];
+    yield out;
   }
-  return out;
 }
 
 export function getFinalGrade(store: Store, courseId: string, studentId: string): FinalGradeValue | null {

@@ -1,4 +1,142 @@
-import type { RouteModule } from '../define.js';
+import { z } from '@hono/zod-openapi';
+import { AppError, notFound } from '../../errors.js';
+import { Id } from '../../schemas/common.js';
+import { BlockContent, StoredBlock } from '../../schemas/content.js';
+import { BlockCreate, BlockMove, BlockReview } from '../../schemas/content-extra.js';
+import { deleteBlock, getBlock, insertBlock, listBlocks, moveBlock, writeBlock } from '../../store/blocks.js';
+import { blockContentOf } from '../../store/rows.js';
+import { defineOperation, type RouteModule } from '../define.js';
 
-// Filled in by the issue that owns this resource; registered in routes/index.ts.
-export const blocksRoutes: RouteModule = [];
+const LessonParams = z.object({ lessonId: Id });
+const BlockParams = z.object({ blockId: Id });
+
+const loadBlock = (store: Parameters<typeof getBlock>[0], id: string) => getBlock(store, id) ?? (() => { throw notFound('Block', id); })();
+const output = (b: ReturnType<typeof getBlock>) => {
+  if (!b) return b;
+  const { assignmentId: _a, ...rest } = b;
+  return rest;
+};
+
+export const blocksRoutes: RouteModule = [
+  defineOperation({
+    operationId: 'listBlocks',
+    method: 'get',
+    path: '/lessons/{lessonId}/blocks',
+    summary: "A lesson's blocks in order",
+    tag: 'blocks',
+    params: LessonParams,
+    response: z.array(StoredBlock),
+    handler: ({ deps, params }) => listBlocks(deps.store, { lessonId: params.lessonId }),
+  }),
+  defineOperation({
+    operationId: 'addBlock',
+    method: 'post',
+    path: '/lessons/{lessonId}/blocks',
+    summary: 'Add a block (last unless a position is given); with provenance it is an AI draft awaiting review',
+    tag: 'blocks',
+    params: LessonParams,
+    body: BlockCreate,
+    response: StoredBlock,
+    status: 201,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const { position, provenance, ...content } = body;
+        const ai = provenance !== undefined;
+        return insertBlock(
+          deps.store,
+          { lessonId: params.lessonId },
+          { id: deps.ids.next('blk'), content, origin: ai ? 'ai' : 'human', aiState: ai ? 'draft' : null, provenance: provenance ?? null, previous: null, updatedAt: deps.clock.now() },
+          position,
+        );
+      }),
+  }),
+  defineOperation({
+    operationId: 'getBlock',
+    method: 'get',
+    path: '/blocks/{blockId}',
+    summary: 'Get a block (lesson content or assignment instructions)',
+    tag: 'blocks',
+    params: BlockParams,
+    response: StoredBlock,
+    handler: ({ deps, params }) => output(loadBlock(deps.store, params.blockId)),
+  }),
+  defineOperation({
+    operationId: 'updateBlock',
+    method: 'patch',
+    path: '/blocks/{blockId}',
+    summary: "Replace a block's content: a person's edit (origin human, aiState null, old content kept in previous)",
+    tag: 'blocks',
+    params: BlockParams,
+    body: BlockContent,
+    response: StoredBlock,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const before = loadBlock(deps.store, params.blockId);
+        writeBlock(deps.store, before.id, {
+          content: body as Record<string, unknown>,
+          origin: 'human',
+          aiState: null,
+          provenance: null,
+          previous: blockContentOf(before),
+          updatedAt: deps.clock.now(),
+        });
+        return output(getBlock(deps.store, before.id));
+      }),
+  }),
+  defineOperation({
+    operationId: 'moveBlock',
+    method: 'post',
+    path: '/blocks/{blockId}/move',
+    summary: 'Move a block to a position; its siblings shift',
+    tag: 'blocks',
+    params: BlockParams,
+    body: BlockMove,
+    response: StoredBlock,
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const block = loadBlock(deps.store, params.blockId);
+        moveBlock(deps.store, block, body.position);
+        return output(getBlock(deps.store, block.id));
+      }),
+  }),
+  defineOperation({
+    operationId: 'deleteBlock',
+    method: 'delete',
+    path: '/blocks/{blockId}',
+    summary: 'Delete a block; the gap closes',
+    tag: 'blocks',
+    params: BlockParams,
+    response: z.object({ ok: z.boolean(), id: z.string() }),
+    handler: ({ deps, params }) =>
+      deps.store.tx(() => {
+        deleteBlock(deps.store, loadBlock(deps.store, params.blockId));
+        return { ok: true, id: params.blockId };
+      }),
+  }),
+  defineOperation({
+    operationId: 'reviewBlock',
+    method: 'post',
+    path: '/blocks/{blockId}/review',
+    summary: 'Review an AI draft block: accept it, or reject it (restores the previous content, or deletes a block that had none)',
+    tag: 'blocks',
+    params: BlockParams,
+    body: BlockReview,
+    response: z.any(),
+    handler: ({ deps, params, body }) =>
+      deps.store.tx(() => {
+        const block = loadBlock(deps.store, params.blockId);
+        if (block.aiState !== 'draft') throw new AppError('conflict', `Block ${block.id} is not an AI draft awaiting review (aiState ${JSON.stringify(block.aiState)}).`);
+        const now = deps.clock.now();
+        if (body.decision === 'accept') {
+          writeBlock(deps.store, block.id, { content: blockContentOf(block), origin: block.origin, aiState: 'accepted', provenance: block.provenance, previous: block.previous, updatedAt: now });
+          return output(getBlock(deps.store, block.id));
+        }
+        if (block.previous === null) {
+          deleteBlock(deps.store, block);
+          return { ok: true, id: block.id, deleted: true };
+        }
+        writeBlock(deps.store, block.id, { content: block.previous as Record<string, unknown>, origin: block.origin, aiState: 'rejected', provenance: block.provenance, previous: null, updatedAt: now });
+        return output(getBlock(deps.store, block.id));
+      }),
+  }),
+];

@@ -13,7 +13,8 @@ export interface GradeInput {
   setup: GradebookSetup;
   items: GradeItem[];
   students: GradeStudent[];
-  submissions: GradeSubmission[];
+  /** Any iterable; each element is read once and not kept (a reused object is fine). */
+  submissions: Iterable<GradeSubmission>;
   now: string;
   /** A student's own view: only grades with releasedAt count (others are pending). */
   releasedOnly?: boolean;
@@ -86,7 +87,11 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
   const courseCapM = setup.mode === 'points' && setup.extraCredit.courseCapPoints !== null ? toUnits(setup.extraCredit.courseCapPoints, k) * F : null;
   // M is 10^k, times 100 * 10^kp with late deductions: a power of ten, so units -> decimal is exact.
   const unitDigits = k + (latePossible ? 2 + kp : 0);
-  const toNumber = (units: number | bigint) => Number(unitsToDecimalString(units, unitDigits));
+  const pow = 10 ** unitDigits;
+  // An exact integer over a power of ten: one correctly rounded division gives the same
+  // double as parsing the decimal text.
+  const toNumber = (units: number | bigint) =>
+    typeof units === 'number' && Number.isSafeInteger(units) && unitDigits <= 22 ? units / pow : Number(unitsToDecimalString(units, unitDigits));
 
   const nCats = setup.categories.length;
   const students: StudentGrades[] = [];

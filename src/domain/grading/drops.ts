@@ -59,7 +59,13 @@ function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number): D
   const { s, p, droppable, lowest, highest } = input;
   const D: number[] = [];
   for (let i = 0; i < s.length; i++) if (droppable[i]) D.push(i);
-  const capped = input.cap !== null && input.x > 0;
+  // The cap matters only if it can bind for some allowed removal: X > (Q - the largest
+  // removable points) * rate. When it cannot, the objective is a plain ratio of sums.
+  let capped = false;
+  if (input.cap !== null && input.x > 0) {
+    const largest = D.map((i) => p[i]!).sort((a, b) => b - a).slice(0, lowest + highest).reduce((a, b) => a + b, 0);
+    capped = A.cmp(A.mul(A.of(input.x), A.of(input.cap.den)), A.mul(A.of(sumP - largest), A.of(input.cap.num))) > 0;
+  }
 
   // ratio(R) as a fraction [num, den] after removing R from everything.
   const ratio = (removed: number[]): [T, T] => {
