@@ -1,4 +1,89 @@
-import { defineCommands } from '../cli/command.js';
+import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 
-// Filled in by the issue that owns this command group; listed in commands/index.ts.
-export const assignmentsCommands = defineCommands([]);
+const columns = [
+  { key: 'id', header: 'ID' },
+  { key: 'title', header: 'TITLE' },
+  { key: 'status', header: 'STATUS' },
+  { key: 'points', header: 'POINTS' },
+  { key: 'dueAt', header: 'DUE' },
+  { key: 'categoryId', header: 'CATEGORY' },
+];
+
+const fieldOptions = [
+  { flags: '--title <title>', description: 'title' },
+  { flags: '--due <iso|none>', description: 'due date (RFC 3339), or none to clear it' },
+  { flags: '--points <n>', description: 'points (0 makes it extra credit)' },
+  { flags: '--position <n>', description: '0-based position in its module' },
+  { flags: '--category <id|none>', description: 'gradebook category, or none' },
+  { flags: '--submission-type <type>', description: 'text, file or link' },
+  { flags: '--rubric-file <file>', description: 'rubric JSON: an array of criteria (replaces the rubric)' },
+  { flags: '--instructions-file <file>', description: 'instruction blocks JSON: an array (replaces them; blocks with an id keep their identity)' },
+];
+
+async function bodyFrom(ctx: CommandContext, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  if (opts.title !== undefined) body.title = opts.title;
+  if (opts.due !== undefined) body.dueAt = opts.due === 'none' ? null : opts.due;
+  const points = numberOption(opts.points, '--points');
+  if (points !== undefined) body.points = points;
+  const position = numberOption(opts.position, '--position');
+  if (position !== undefined) body.position = position;
+  if (opts.category !== undefined) body.categoryId = opts.category === 'none' ? null : opts.category;
+  if (opts.submissionType !== undefined) body.submissionType = opts.submissionType;
+  if (opts.rubricFile !== undefined) body.rubric = parseJsonText(await ctx.readText(String(opts.rubricFile)), String(opts.rubricFile));
+  if (opts.instructionsFile !== undefined) body.instructions = parseJsonText(await ctx.readText(String(opts.instructionsFile)), String(opts.instructionsFile));
+  return body;
+}
+
+export const assignmentsCommands = defineCommands([
+  {
+    name: 'assignments list',
+    description: "A course's assignments, in course order",
+    args: [{ name: '<courseId>', description: 'course id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/courses/${seg(id!)}/assignments`), columns }),
+  },
+  {
+    name: 'assignments show',
+    description: 'Show an assignment with its rubric and instructions (JSON on a terminal too)',
+    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => {
+      const response = await ctx.client.request('GET', `/assignments/${seg(id!)}`);
+      return { kind: 'text', text: `${JSON.stringify(response.data, null, 2)}\n`, json: response.text };
+    },
+  },
+  {
+    name: 'assignments create',
+    description: 'Create a draft assignment in a module',
+    options: [{ flags: '--module <moduleId>', description: 'the module' }, ...fieldOptions],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const module = await ctx.require(opts.module as string | undefined, '--module', 'Module id?');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Title?');
+      const points = await ctx.require(opts.points as string | undefined, '--points', 'Points?');
+      const body = await bodyFrom(ctx, { ...opts, title, points });
+      return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/assignments`, body), columns };
+    },
+  },
+  {
+    name: 'assignments update',
+    description: 'Change an assignment (only the given fields)',
+    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    options: fieldOptions,
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const body = await bodyFrom(ctx, opts);
+      if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file');
+      return { kind: 'api', response: await ctx.client.request('PATCH', `/assignments/${seg(id!)}`, body), columns };
+    },
+  },
+  {
+    name: 'assignments publish',
+    description: 'Publish an assignment',
+    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(id!)}/publish`), columns }),
+  },
+  {
+    name: 'assignments unpublish',
+    description: 'Back to draft (refused once it has submissions)',
+    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(id!)}/unpublish`), columns }),
+  },
+]);

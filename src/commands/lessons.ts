@@ -1,4 +1,62 @@
-import { defineCommands } from '../cli/command.js';
+import { type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
 
-// Filled in by the issue that owns this command group; listed in commands/index.ts.
-export const lessonsCommands = defineCommands([]);
+const columns = [
+  { key: 'position', header: '#' },
+  { key: 'id', header: 'ID' },
+  { key: 'title', header: 'TITLE' },
+  { key: 'minutes', header: 'MIN' },
+  { key: 'status', header: 'STATUS' },
+];
+
+export const lessonsCommands = defineCommands([
+  {
+    name: 'lessons create',
+    description: 'Create a draft lesson at the end of a module (prompts for missing values on a terminal)',
+    options: [
+      { flags: '--module <moduleId>', description: 'the module' },
+      { flags: '--title <title>', description: 'lesson title (1 to 200 characters)' },
+      { flags: '--minutes <n>', description: 'expected minutes, a whole number from 1 to 240' },
+    ],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const module = await ctx.require(opts.module as string | undefined, '--module', 'Module id?');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Lesson title?');
+      const minutes = numberOption(await ctx.require(opts.minutes as string | undefined, '--minutes', 'Minutes (1-240)?'), '--minutes');
+      return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/lessons`, { title, minutes }) };
+    },
+  },
+  {
+    name: 'lessons list',
+    description: "A module's lessons in order",
+    args: [{ name: '<moduleId>', description: 'module id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/modules/${seg(id!)}/lessons`), columns }),
+  },
+  {
+    name: 'lessons show',
+    description: 'Show a lesson',
+    args: [{ name: '<lessonId>', description: 'lesson id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/lessons/${seg(id!)}`) }),
+  },
+  {
+    name: 'lessons update',
+    description: 'Change a lesson (only the given fields)',
+    args: [{ name: '<lessonId>', description: 'lesson id' }],
+    options: [
+      { flags: '--title <title>', description: 'new title' },
+      { flags: '--minutes <n>', description: 'new minutes (1 to 240)' },
+      { flags: '--position <n>', description: 'new 0-based position in the module' },
+    ],
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const body = Object.fromEntries(
+        Object.entries({ title: opts.title, minutes: numberOption(opts.minutes, '--minutes'), position: numberOption(opts.position, '--position') }).filter(([, v]) => v !== undefined),
+      );
+      if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --title, --minutes or --position');
+      return { kind: 'api', response: await ctx.client.request('PATCH', `/lessons/${seg(id!)}`, body) };
+    },
+  },
+  {
+    name: 'lessons publish',
+    description: 'Publish a lesson',
+    args: [{ name: '<lessonId>', description: 'lesson id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/lessons/${seg(id!)}/publish`) }),
+  },
+]);

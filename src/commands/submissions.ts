@@ -1,4 +1,80 @@
-import { defineCommands } from '../cli/command.js';
+import { type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 
-// Filled in by the issue that owns this command group; listed in commands/index.ts.
-export const submissionsCommands = defineCommands([]);
+const columns = [
+  { key: 'id', header: 'ID' },
+  { key: 'studentId', header: 'STUDENT' },
+  { key: 'attempt', header: 'TRY' },
+  { key: 'state', header: 'STATE' },
+  { key: 'submittedAt', header: 'SUBMITTED' },
+  { key: 'grade', header: 'SCORE', format: (v: unknown) => (v && typeof v === 'object' && (v as { score: unknown }).score !== null ? String((v as { score: unknown }).score) : '') },
+];
+
+export const submissionsCommands = defineCommands([
+  {
+    name: 'submissions create',
+    description: "Submit work to an assignment (give the field its type takes: --text, --file-id or --link)",
+    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    options: [
+      { flags: '--text <text>', description: 'the answer, for text assignments' },
+      { flags: '--text-file <file>', description: "read the answer from a file ('-' for stdin)" },
+      { flags: '--file-id <id>', description: 'an uploaded file id, for file assignments' },
+      { flags: '--link <url>', description: 'an http(s) link, for link assignments' },
+    ],
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const body: Record<string, string> = {};
+      if (opts.text !== undefined) body.text = String(opts.text);
+      if (opts.textFile !== undefined) body.text = await ctx.readText(String(opts.textFile));
+      if (opts.fileId !== undefined) body.fileId = String(opts.fileId);
+      if (opts.link !== undefined) body.link = String(opts.link);
+      if (Object.keys(body).length === 0) throw new UsageError('give --text, --text-file, --file-id or --link');
+      return { kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(id!)}/submissions`, body) };
+    },
+  },
+  {
+    name: 'submissions list',
+    description: "An assignment's submissions (students see their own)",
+    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/assignments/${seg(id!)}/submissions`), columns }),
+  },
+  {
+    name: 'submissions show',
+    description: 'Show a submission with its grade',
+    args: [{ name: '<submissionId>', description: 'submission id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => {
+      const response = await ctx.client.request('GET', `/submissions/${seg(id!)}`);
+      return { kind: 'text', text: `${JSON.stringify(response.data, null, 2)}\n`, json: response.text };
+    },
+  },
+  {
+    name: 'submissions grade',
+    description: 'Grade a submission: --score, and/or rubric levels with --criterion CRITERION=LEVEL (score defaults to their sum)',
+    args: [{ name: '<submissionId>', description: 'submission id' }],
+    options: [
+      { flags: '--score <n>', description: 'the score' },
+      { flags: '--criterion <pair...>', description: 'criterionId=levelId (repeatable)' },
+      { flags: '--criteria-file <file>', description: 'criteria JSON: [{criterionId, levelId, comment}]' },
+      { flags: '--feedback <text>', description: 'feedback for the student' },
+    ],
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const body: Record<string, unknown> = {};
+      const score = numberOption(opts.score, '--score');
+      if (score !== undefined) body.score = score;
+      if (opts.criterion !== undefined) {
+        body.criteria = (opts.criterion as string[]).map((pair) => {
+          const [criterionId, levelId] = pair.split('=');
+          if (!criterionId || !levelId) throw new UsageError(`--criterion must look like criterionId=levelId (got ${JSON.stringify(pair)})`);
+          return { criterionId, levelId };
+        });
+      }
+      if (opts.criteriaFile !== undefined) body.criteria = parseJsonText(await ctx.readText(String(opts.criteriaFile)), String(opts.criteriaFile));
+      if (opts.feedback !== undefined) body.feedback = String(opts.feedback);
+      return { kind: 'api', response: await ctx.client.request('PUT', `/submissions/${seg(id!)}/grade`, body) };
+    },
+  },
+  {
+    name: 'submissions release',
+    description: 'Release a grade to the student',
+    args: [{ name: '<submissionId>', description: 'submission id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/submissions/${seg(id!)}/release`) }),
+  },
+]);

@@ -60,7 +60,9 @@ export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix 
         continue;
       case 'invalid_union': {
         const disc = (issue as { note?: string; discriminator?: string }).discriminator;
-        problems.push({ path: formatPath(disc ? [...path, disc] : path, prefix), message: disc ? `${disc} is not one of the allowed values` : 'does not match any allowed shape' });
+        // zod 4 already ends the path with the discriminator; older shapes did not.
+        const full = disc && path[path.length - 1] !== disc ? [...path, disc] : path;
+        problems.push({ path: formatPath(full, prefix), message: disc ? 'is not one of the allowed values' : 'does not match any allowed shape' });
         continue;
       }
       case 'invalid_format':
