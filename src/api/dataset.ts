@@ -65,6 +65,35 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   unique('certificates', d.certificates.map((r) => `code ${r.code}`));
   unique('reportingLines', d.reportingLines.map((r) => `${r.managerId}/${r.reportId}`));
 
+  // --- records that already exist (before references and positions, which they would confuse) ---------------------------------------------------
+  if (!options.replace) {
+    const conflicts: Problem[] = [];
+    const check = (collection: string, table: string, cols: string[], keys: unknown[][]) => {
+      const found = existingKeys(store, table, cols, keys);
+      keys.forEach((k, i) => {
+        if (found.has(JSON.stringify(k))) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
+      });
+    };
+    check('users', 'users', ['id'], d.users.map((r) => [r.id]));
+    check('tokens', 'tokens', ['id'], d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])));
+    check('courses', 'courses', ['id'], d.courses.map((r) => [r.id]));
+    check('enrollments', 'enrollments', ['course_id', 'user_id'], d.enrollments.map((r) => [r.courseId, r.userId]));
+    check('modules', 'modules', ['id'], d.modules.map((r) => [r.id]));
+    check('lessons', 'lessons', ['id'], d.lessons.map((r) => [r.id]));
+    check('blocks', 'blocks', ['id'], d.blocks.map((r) => [r.id]));
+    check('assignments', 'assignments', ['id'], d.assignments.map((r) => [r.id]));
+    check('submissions', 'submissions', ['id'], d.submissions.map((r) => [r.id]));
+    check('finalGrades', 'final_grades', ['course_id', 'student_id'], d.finalGrades.map((r) => [r.courseId, r.studentId]));
+    check('rubrics', 'rubrics', ['id'], d.rubrics.map((r) => [r.id]));
+    check('findings', 'findings', ['course_id', 'item_id'], d.findings.map((r) => [r.courseId, r.itemId]));
+    check('templates', 'templates', ['id'], d.templates.map((r) => [r.id]));
+    check('certificates', 'certificates', ['id'], d.certificates.map((r) => [r.id]));
+    check('reportingLines', 'reporting_lines', ['manager_id', 'report_id'], d.reportingLines.map((r) => [r.managerId, r.reportId]));
+    if (conflicts.length > 0) {
+      throw new AppError('conflict', `${conflicts.length} record${conflicts.length === 1 ? '' : 's'} already exist in the store (import with --replace to overwrite); nothing was imported.`, conflicts);
+    }
+  }
+
   // --- references (to the file or to the store) -----------------------------------------
   const inFile = {
     users: new Set(d.users.map((r) => r.id)),
@@ -184,35 +213,6 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
 
   if (problems.length > 0) {
     throw new AppError('invalid', `The dataset has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was imported.`, problems);
-  }
-
-  // --- records that already exist ------------------------------------------------------
-  if (!options.replace) {
-    const conflicts: Problem[] = [];
-    const check = (collection: string, table: string, cols: string[], keys: unknown[][]) => {
-      const found = existingKeys(store, table, cols, keys);
-      keys.forEach((k, i) => {
-        if (found.has(JSON.stringify(k))) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
-      });
-    };
-    check('users', 'users', ['id'], d.users.map((r) => [r.id]));
-    check('tokens', 'tokens', ['id'], d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])));
-    check('courses', 'courses', ['id'], d.courses.map((r) => [r.id]));
-    check('enrollments', 'enrollments', ['course_id', 'user_id'], d.enrollments.map((r) => [r.courseId, r.userId]));
-    check('modules', 'modules', ['id'], d.modules.map((r) => [r.id]));
-    check('lessons', 'lessons', ['id'], d.lessons.map((r) => [r.id]));
-    check('blocks', 'blocks', ['id'], d.blocks.map((r) => [r.id]));
-    check('assignments', 'assignments', ['id'], d.assignments.map((r) => [r.id]));
-    check('submissions', 'submissions', ['id'], d.submissions.map((r) => [r.id]));
-    check('finalGrades', 'final_grades', ['course_id', 'student_id'], d.finalGrades.map((r) => [r.courseId, r.studentId]));
-    check('rubrics', 'rubrics', ['id'], d.rubrics.map((r) => [r.id]));
-    check('findings', 'findings', ['course_id', 'item_id'], d.findings.map((r) => [r.courseId, r.itemId]));
-    check('templates', 'templates', ['id'], d.templates.map((r) => [r.id]));
-    check('certificates', 'certificates', ['id'], d.certificates.map((r) => [r.id]));
-    check('reportingLines', 'reporting_lines', ['manager_id', 'report_id'], d.reportingLines.map((r) => [r.managerId, r.reportId]));
-    if (conflicts.length > 0) {
-      throw new AppError('conflict', `${conflicts.length} record${conflicts.length === 1 ? '' : 's'} already exist in the store (import with --replace to overwrite); nothing was imported.`, conflicts);
-    }
   }
 
   // --- write, all or nothing ---------------------------------------------------------

@@ -1,4 +1,4 @@
-import { type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
+import { type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 
 const courseColumns = [
   { key: 'id', header: 'ID' },
@@ -56,6 +56,31 @@ export const coursesCommands = defineCommands([
       const body = given({ title: opts.title, description: opts.description, objectives: opts.objective, rubricId: opts.rubric });
       if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --title, --description, --objective or --rubric');
       return { kind: 'api', response: await ctx.client.request('PATCH', `/courses/${seg(id!)}`, body) };
+    },
+  },
+  {
+    name: 'courses import',
+    description: 'Create a course from a nested course file (see docs/course-format.md); all or nothing',
+    args: [{ name: '<file>', description: "the course file ('-' for stdin)" }],
+    handler: async (ctx, [file]): Promise<CommandResult> => {
+      const text = await ctx.readText(file!);
+      parseJsonText(text, file!);
+      return { kind: 'api', response: await ctx.client.request('POST', '/courses/import', text) };
+    },
+  },
+  {
+    name: 'courses export',
+    description: 'Write a course as one nested course file (to stdout, or --out FILE)',
+    args: [{ name: '<courseId>', description: 'course id' }],
+    options: [{ flags: '--out <file>', description: 'write to this file' }],
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const response = await ctx.client.request('GET', `/courses/${seg(id!)}/export`);
+      const text = `${JSON.stringify(response.data, null, 2)}\n`;
+      if (opts.out) {
+        await ctx.writeFile(String(opts.out), text);
+        return { kind: 'none', note: `wrote ${String(opts.out)}` };
+      }
+      return { kind: 'text', text, json: response.text };
     },
   },
   {

@@ -3,12 +3,16 @@ import { type CommandResult, defineCommands, parseJsonText } from '../cli/comman
 export const datasetCommands = defineCommands([
   {
     name: 'import',
-    description: 'Import a dataset file: all or nothing; every problem is listed with its path',
+    description: 'Import a dataset file, or a nested course file: all or nothing; every problem is listed with its path',
     args: [{ name: '<file>', description: "the dataset JSON ('-' for stdin)" }],
     options: [{ flags: '--replace', description: 'overwrite records whose ids already exist' }],
     handler: async (ctx, [file], opts): Promise<CommandResult> => {
       const text = await ctx.readText(file!);
-      parseJsonText(text, file!);
+      const doc = parseJsonText(text, file!) as Record<string, unknown> | null;
+      // A nested course file (docs/course-format.md) goes to the course import.
+      if (doc && typeof doc === 'object' && 'coursebookCourse' in doc) {
+        return { kind: 'api', response: await ctx.client.request('POST', '/courses/import', text) };
+      }
       ctx.note(`importing ${file}...`);
       const response = await ctx.client.request<Record<string, number>>('POST', `/import${opts.replace ? '?replace=true' : ''}`, text);
       return { kind: 'api', response, rows: (d) => Object.entries(d as Record<string, number>).filter(([, n]) => n > 0).map(([collection, records]) => ({ collection, records })) };

@@ -50,3 +50,10 @@ export function updateAssignmentRow(store: Store, before: AssignmentRowValue, af
 export function countSubmissions(store: Store, assignmentId: string): number {
   return (store.stmt('SELECT COUNT(*) AS n FROM submissions WHERE assignment_id = ?').get(assignmentId) as { n: number }).n;
 }
+
+export function listAssignmentsOfModule(store: Store, moduleId: string): AssignmentValue[] {
+  return (store.stmt('SELECT * FROM assignments WHERE module_id = ? ORDER BY position').all(moduleId) as Row[]).map((r) => ({
+    ...assignmentFromRow(r),
+    instructions: listBlocks(store, { assignmentId: r.id as string }),
+  }));
+}

@@ -2,6 +2,7 @@ import type { RouteModule } from '../define.js';
 import { assignmentsRoutes } from './assignments.js';
 import { blocksRoutes } from './blocks.js';
 import { certificatesRoutes } from './certificates.js';
+import { courseFilesRoutes } from './course-files.js';
 import { courseRoutes } from './courses.js';
 import { gradebookRoutes } from './gradebook.js';
 import { lessonsRoutes } from './lessons.js';
@@ -18,6 +19,7 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   serviceRoutes,
   peopleRoutes,
   tokensRoutes,
+  courseFilesRoutes,
   courseRoutes,
   lessonsRoutes,
   blocksRoutes,
