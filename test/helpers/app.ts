@@ -59,6 +59,7 @@ export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppD
   if (extra?.users) dataset.users = [...(BASE_DATASET.users ?? []), ...extra.users];
   if (extra?.enrollments) dataset.enrollments = [...(BASE_DATASET.enrollments ?? []), ...extra.enrollments];
   if (extra?.modules) dataset.modules = [...(BASE_DATASET.modules ?? []), ...extra.modules];
+  if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
   importDataset(store, clock, dataset, { replace: false });
   const app = createApp(deps);
   return {

@@ -1,0 +1,185 @@
+/**
+ * Every operation x caller x scope, against the designed answer (errors-and-auth.md).
+ * Callers: admin, the course's instructor, reviewer and student, an outsider, no token.
+ * Scope: a token with only the operation's scope must behave like `*`; a token with every
+ * scope but it is forbidden wherever the caller could otherwise act.
+ */
+import { describe, expect, it } from 'vitest';
+import { POLICIES, type OperationId } from '../../src/api/policies.js';
+import { defaultGradebookSetup } from '../../src/domain/grading/index.js';
+import { SCOPES } from '../../src/schemas/people.js';
+import { makeService } from '../helpers/app.js';
+
+type Role = 'admin' | 'inst' | 'rev' | 'stu1' | 'out' | 'none';
+const ROLES: Role[] = ['admin', 'inst', 'rev', 'stu1', 'out', 'none'];
+type Expect = 'ok' | 401 | 403 | 404;
+
+const BY_RULE: Record<string, Expect[]> = {
+  public: ['ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+  authenticated: ['ok', 'ok', 'ok', 'ok', 'ok', 401],
+  admin: ['ok', 403, 403, 403, 403, 401],
+  'course:read': ['ok', 'ok', 'ok', 'ok', 404, 401],
+  'course:staff': ['ok', 'ok', 'ok', 403, 404, 401],
+  'course:write': ['ok', 'ok', 403, 403, 404, 401],
+  'course:grade': ['ok', 'ok', 403, 403, 404, 401],
+  'course:submit': [403, 403, 403, 'ok', 404, 401],
+  'submission:read': ['ok', 'ok', 403, 'ok', 404, 401],
+  self: ['ok', 'ok', 404, 404, 404, 401],
+  'token:owner': ['ok', 'ok', 404, 404, 404, 401],
+};
+
+const setup = { ...defaultGradebookSetup('c1', '2026-11-01T00:00:00.000Z', 'admin'), dismissedChecks: [{ code: 'item-no-category' as const, target: 'a1', by: 'inst', at: '2026-11-01T00:00:00.000Z' }] };
+const RUBRIC = { id: 'mini', name: 'Mini', attribution: 'x', standards: [{ standardId: 's', number: '1', title: 'T', items: [{ itemId: 'i', number: '1.1', text: 'T', kind: 'human', essential: false }] }] };
+
+/** A request that succeeds for a caller the rules allow. */
+const REQUESTS: Partial<Record<OperationId, { method: string; path: string; body?: unknown; conflictOk?: boolean; overrides?: Partial<Record<Role, Expect>> }>> = {
+  health: { method: 'GET', path: '/health' },
+  whoAmI: { method: 'GET', path: '/me' },
+  importDataset: { method: 'POST', path: '/import', body: { coursebook: 1 } },
+  dumpDataset: { method: 'GET', path: '/dump' },
+  listUsers: { method: 'GET', path: '/users' },
+  createUser: { method: 'POST', path: '/users', body: { name: 'New' } },
+  getUser: { method: 'GET', path: '/users/inst' },
+  updateUser: { method: 'PATCH', path: '/users/stu2', body: { name: 'Renamed' } },
+  listEnrollments: { method: 'GET', path: '/courses/c1/enrollments' },
+  createEnrollment: { method: 'POST', path: '/courses/c1/enrollments', body: { userId: 'out', role: 'student' } },
+  deleteEnrollment: { method: 'DELETE', path: '/courses/c1/enrollments/stu2' },
+  listTokens: { method: 'GET', path: '/tokens' },
+  createToken: { method: 'POST', path: '/tokens', body: { name: 't', scopes: ['content:read'] }, overrides: {} },
+  revokeToken: { method: 'DELETE', path: '/tokens/tk_inst' },
+  listCourses: { method: 'GET', path: '/courses' },
+  createCourse: { method: 'POST', path: '/courses', body: { title: 'C2' } },
+  getCourse: { method: 'GET', path: '/courses/c1' },
+  updateCourse: { method: 'PATCH', path: '/courses/c1', body: { title: 'Renamed' } },
+  publishCourse: { method: 'POST', path: '/courses/c1/publish', conflictOk: true },
+  exportCourse: { method: 'GET', path: '/courses/c1/export' },
+  importCourse: { method: 'POST', path: '/courses/import', body: { coursebookCourse: 1, course: { title: 'Imported' } } },
+  listModules: { method: 'GET', path: '/courses/c1/modules' },
+  createModule: { method: 'POST', path: '/courses/c1/modules', body: { title: 'M' } },
+  getModule: { method: 'GET', path: '/modules/m1' },
+  updateModule: { method: 'PATCH', path: '/modules/m1', body: { title: 'M' } },
+  createLesson: { method: 'POST', path: '/modules/m1/lessons', body: { title: 'L', minutes: 5 } },
+  listLessons: { method: 'GET', path: '/modules/m1/lessons' },
+  getLesson: { method: 'GET', path: '/lessons/l1' },
+  updateLesson: { method: 'PATCH', path: '/lessons/l1', body: { title: 'L' } },
+  publishLesson: { method: 'POST', path: '/lessons/l1/publish' },
+  listBlocks: { method: 'GET', path: '/lessons/l1/blocks' },
+  addBlock: { method: 'POST', path: '/lessons/l1/blocks', body: { type: 'divider' } },
+  getBlock: { method: 'GET', path: '/blocks/b1' },
+  updateBlock: { method: 'PATCH', path: '/blocks/b1', body: { type: 'paragraph', text: 'x' } },
+  moveBlock: { method: 'POST', path: '/blocks/b1/move', body: { position: 0 } },
+  deleteBlock: { method: 'DELETE', path: '/blocks/b1' },
+  reviewBlock: { method: 'POST', path: '/blocks/b1/review', body: { decision: 'accept' } },
+  listCourseAssignments: { method: 'GET', path: '/courses/c1/assignments' },
+  createAssignment: { method: 'POST', path: '/modules/m1/assignments', body: { title: 'A', points: 5 } },
+  getAssignment: { method: 'GET', path: '/assignments/a1' },
+  updateAssignment: { method: 'PATCH', path: '/assignments/a1', body: { title: 'A' } },
+  publishAssignment: { method: 'POST', path: '/assignments/a1/publish' },
+  unpublishAssignment: { method: 'POST', path: '/assignments/a1/unpublish', conflictOk: true },
+  createSubmission: { method: 'POST', path: '/assignments/a1/submissions', body: { text: 'x' } },
+  listSubmissions: { method: 'GET', path: '/assignments/a1/submissions', overrides: { rev: 403 } },
+  getSubmission: { method: 'GET', path: '/submissions/s1' },
+  gradeSubmission: { method: 'PUT', path: '/submissions/s1/grade', body: { score: 5 } },
+  releaseSubmission: { method: 'POST', path: '/submissions/s1/release' },
+  getGradebookSetup: { method: 'GET', path: '/courses/c1/gradebook/setup' },
+  replaceGradebookSetup: { method: 'PUT', path: '/courses/c1/gradebook/setup', body: setup },
+  listSetupChecks: { method: 'GET', path: '/courses/c1/gradebook/setup/checks' },
+  dismissSetupCheck: { method: 'POST', path: '/courses/c1/gradebook/setup/dismiss', body: { code: 'item-no-category', target: 'a1' } },
+  undismissSetupCheck: { method: 'DELETE', path: '/courses/c1/gradebook/setup/dismiss/item-no-category/a1' },
+  getCourseGrades: { method: 'GET', path: '/courses/c1/gradebook/grades' },
+  setFinalGrade: { method: 'PUT', path: '/courses/c1/gradebook/students/stu1/final', body: { reason: 'r', expectedVersion: 0, letter: 'A' } },
+  getFinalGradeHistory: { method: 'GET', path: '/courses/c1/gradebook/students/stu1/final/history' },
+  exportGradebook: { method: 'GET', path: '/courses/c1/gradebook/export' },
+  getReadiness: { method: 'GET', path: '/courses/c1/readiness' },
+  setAttestation: { method: 'PUT', path: '/courses/c1/readiness/items/1.3/attestation', body: { rubricId: 'course-essentials' } },
+  withdrawAttestation: { method: 'DELETE', path: '/courses/c1/readiness/items/5.1/attestation' },
+  listFindings: { method: 'GET', path: '/courses/c1/readiness/findings' },
+  putFinding: { method: 'PUT', path: '/courses/c1/readiness/items/2.2/finding', body: { verdict: 'met', evidence: 'e' } },
+  reviewFinding: { method: 'POST', path: '/courses/c1/readiness/items/2.2/finding/review', body: { decision: 'accept' } },
+  listRubrics: { method: 'GET', path: '/rubrics' },
+  getRubric: { method: 'GET', path: '/rubrics/course-essentials' },
+  importRubric: { method: 'POST', path: '/rubrics', body: RUBRIC },
+};
+
+/** Operations whose routes are registered elsewhere or not yet built; reported as todo. */
+const NOT_IN_MATRIX = new Set<string>(['openapi', 'reset']);
+
+function service(role: Role, scope: string | null) {
+  const tokens = role === 'none' ? [] : [
+    { id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] as never },
+    ...(scope ? [
+      { token: `only-${role}`, userId: role, scopes: [scope] as never },
+      { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') as never },
+    ] : []),
+  ];
+  return makeService({
+    tokens: role === 'inst' ? tokens : tokens.filter((t) => t.userId !== 'inst' || t.id === 'tk_inst'),
+    lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5, status: 'published' }],
+    blocks: [{ id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI', origin: 'ai', aiState: 'draft' }],
+    assignments: [{ id: 'a1', moduleId: 'm1', title: 'A', points: 10, status: 'published' }],
+    submissions: [{ id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: 1, submittedAt: '2026-11-20T00:00:00Z', grade: { score: 7 } }],
+    gradebookSetups: [setup as never],
+    findings: [{ courseId: 'c1', itemId: '2.2', verdict: 'met', evidence: 'e' }],
+    attestations: [{ courseId: 'c1', itemId: '5.1', rubricId: 'course-essentials', by: 'inst', byName: 'I', note: '', at: '2026-11-01T00:00:00Z' }],
+  });
+}
+
+async function send(role: Role, token: string | null, req: { method: string; path: string; body?: unknown }, scope: string | null) {
+  const svc = service(role, scope);
+  try {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await svc.app.request(`http://t/api/v1${req.path}`, { method: req.method, headers, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}) });
+    return { status: res.status, text: await res.text() };
+  } finally {
+    svc.close();
+  }
+}
+
+describe('access matrix', () => {
+  const ops = Object.keys(POLICIES) as OperationId[];
+
+  it('every registered route has a POLICIES row, and every row a route', () => {
+    const svc = makeService();
+    const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
+    const registered = new Set(Object.values(doc.paths ?? {}).flatMap((p) => Object.values(p as Record<string, { operationId?: string }>).map((o) => o.operationId)));
+    for (const id of registered) expect(ops).toContain(id);
+    const missing = ops.filter((id) => !registered.has(id) && !NOT_IN_MATRIX.has(id));
+    // Operations declared for issue 6 (templates, certificates, reporting lines) land with their routes.
+    expect(missing.every((id) => /Template|Certificate|ReportingLine|bulkUpdate/.test(id))).toBe(true);
+    svc.close();
+  });
+
+  for (const op of ops) {
+    const req = REQUESTS[op];
+    if (!req) {
+      it.todo(`${op}: no route yet`);
+      continue;
+    }
+    const policy = POLICIES[op];
+    const designed = BY_RULE[policy.rule]!;
+    it(`${op} (${policy.rule}, scope ${policy.scope ?? 'none'})`, async () => {
+      for (let i = 0; i < ROLES.length; i++) {
+        const role = ROLES[i]!;
+        const want = req.overrides?.[role] ?? designed[i]!;
+        const token = role === 'none' ? null : role === 'inst' && op === 'revokeToken' ? 'inst-own' : `tok-${role}`;
+        const got = await send(role, token, req, null);
+        const label = `${op} as ${role}: ${got.status} ${got.text.slice(0, 160)}`;
+        if (want === 'ok') expect([200, 201, ...(req.conflictOk ? [409] : [])], label).toContain(got.status);
+        else expect(got.status, label).toBe(want);
+
+        if (policy.scope && role !== 'none') {
+          const only = await send(role, `only-${role}`, req, policy.scope);
+          const without = await send(role, `without-${role}`, req, policy.scope);
+          if (want === 'ok') {
+            expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(only.status);
+            expect(without.status, `${label} [without ${policy.scope}]`).toBe(403);
+          } else {
+            expect(without.status, `${label} [without ${policy.scope}]`).toBe(want === 404 ? 404 : 403);
+          }
+        }
+      }
+    });
+  }
+});
