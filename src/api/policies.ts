@@ -122,6 +122,7 @@ export const POLICIES = {
   getTemplate: p('templates:read', 'authenticated'),
   createTemplate: p('templates:write', 'authenticated'),
   updateTemplate: p('templates:write', 'template:write', 'templateId'),
+  bulkUpdateTemplates: p('templates:write', 'admin'),
   createCourseFromTemplate: p('content:write', 'admin'),
 
   // certificates

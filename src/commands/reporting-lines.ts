@@ -1,4 +1,21 @@
-import { defineCommands } from '../cli/command.js';
+import { type CommandResult, defineCommands, seg } from '../cli/command.js';
 
-// Filled in by the issue that owns this command group; listed in commands/index.ts.
-export const reportingLinesCommands = defineCommands([]);
+export const reportingLinesCommands = defineCommands([
+  {
+    name: 'reporting-lines list',
+    description: 'Reporting lines (admins: all; others: their own)',
+    handler: async (ctx): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', '/reporting-lines') }),
+  },
+  {
+    name: 'reporting-lines add',
+    description: 'Add a line: REPORT reports to MANAGER',
+    args: [{ name: '<managerId>', description: 'the manager' }, { name: '<reportId>', description: 'the report' }],
+    handler: async (ctx, [managerId, reportId]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', '/reporting-lines', { managerId, reportId }) }),
+  },
+  {
+    name: 'reporting-lines remove',
+    description: 'Remove a line',
+    args: [{ name: '<managerId>', description: 'the manager' }, { name: '<reportId>', description: 'the report' }],
+    handler: async (ctx, [managerId, reportId]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('DELETE', `/reporting-lines/${seg(managerId!)}/${seg(reportId!)}`) }),
+  },
+]);

@@ -1,4 +1,134 @@
-import { defineCommands } from '../cli/command.js';
+import { buildPatch, describeChange, matches, parseAssignment } from '../domain/templates/templates.js';
+import { AppError } from '../errors.js';
+import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
 
-// Filled in by the issue that owns this command group; listed in commands/index.ts.
-export const templatesCommands = defineCommands([]);
+const columns = [
+  { key: 'id', header: 'ID' },
+  { key: 'name', header: 'NAME' },
+  { key: 'owner', header: 'OWNER', format: (v: unknown) => ((v as { kind: string; userId?: string }).kind === 'user' ? `user ${(v as { userId: string }).userId}` : 'institution') },
+  { key: 'modules', header: 'MODULES', format: (v: unknown) => String((v as unknown[]).length) },
+  { key: 'accessFloor', header: 'FLOOR' },
+];
+
+const assignments = (list: unknown, flag: string): [string, unknown][] =>
+  ((list as string[] | undefined) ?? []).map((text) => {
+    const pair = parseAssignment(text);
+    if (!pair) throw new UsageError(`${flag} must look like FIELD=VALUE (got ${JSON.stringify(text)})`);
+    return pair;
+  });
+
+async function patchFile(ctx: CommandContext, file: unknown): Promise<Record<string, unknown>> {
+  if (file === undefined) return {};
+  const parsed = parseJsonText(await ctx.readText(String(file)), String(file));
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${String(file)} must hold a JSON object (the PATCH body)`);
+  return parsed as Record<string, unknown>;
+}
+
+export const templatesCommands = defineCommands([
+  {
+    name: 'templates list',
+    description: 'Course templates',
+    handler: async (ctx): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', '/templates'), columns }),
+  },
+  {
+    name: 'templates show',
+    description: 'A template in full (JSON)',
+    args: [{ name: '<templateId>', description: 'template id' }],
+    handler: async (ctx, [id]): Promise<CommandResult> => {
+      const response = await ctx.client.request('GET', `/templates/${seg(id!)}`);
+      return { kind: 'text', text: `${JSON.stringify(response.data, null, 2)}\n`, json: response.text };
+    },
+  },
+  {
+    name: 'templates create',
+    description: 'Create a template from a JSON file ({name, description?, owner?, modules?, tutorDefaults?, accessFloor?})',
+    options: [{ flags: '--file <file>', description: "the template JSON ('-' for stdin)" }, { flags: '--name <name>', description: 'or just a name, for an empty template' }],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const body = opts.file !== undefined ? await patchFile(ctx, opts.file) : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?') };
+      return { kind: 'api', response: await ctx.client.request('POST', '/templates', body), columns };
+    },
+  },
+  {
+    name: 'templates update',
+    description: 'Change one template: --set FIELD=VALUE (repeatable) and/or --file patch.json',
+    args: [{ name: '<templateId>', description: 'template id' }],
+    options: [{ flags: '--set <assignment...>', description: 'FIELD=VALUE, e.g. accessFloor=80 or tutorDefaults.lesson=on' }, { flags: '--file <file>', description: 'a PATCH body as JSON' }],
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const current = (await ctx.client.request<Record<string, unknown>>('GET', `/templates/${seg(id!)}`)).data;
+      const patch = buildPatch(current, await patchFile(ctx, opts.file), assignments(opts.set, '--set'));
+      if (Object.keys(patch).length === 0) throw new UsageError('nothing to change: give --set or --file');
+      return { kind: 'api', response: await ctx.client.request('PATCH', `/templates/${seg(id!)}`, patch), columns };
+    },
+  },
+  {
+    name: 'templates bulk-update',
+    description: 'Change every template matching --where: preview, one confirmation (or --yes), then apply (locally all or nothing)',
+    options: [
+      { flags: '--where <assignment...>', description: 'FIELD=VALUE to match (dotted paths; repeat to AND), e.g. owner.kind=institution' },
+      { flags: '--set <assignment...>', description: 'FIELD=VALUE to set, e.g. accessFloor=80' },
+      { flags: '--file <file>', description: 'a PATCH body as JSON, applied to each' },
+      { flags: '--dry-run', description: 'show the preview and change nothing' },
+      { flags: '--yes', description: 'do not ask (required when not interactive)' },
+    ],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const where = assignments(opts.where, '--where');
+      if (where.length === 0) throw new UsageError('missing --where (FIELD=VALUE); to change every template say so, e.g. --where owner.kind=institution');
+      const sets = assignments(opts.set, '--set');
+      const filePatch = await patchFile(ctx, opts.file);
+      if (sets.length === 0 && Object.keys(filePatch).length === 0) throw new UsageError('nothing to change: give --set or --file');
+      const templates = (await ctx.client.request<Record<string, unknown>[]>('GET', '/templates')).data;
+      const updates = templates
+        .filter((t) => matches(t, where))
+        .map((t) => {
+          const patch = buildPatch(t, filePatch, sets);
+          return { id: t.id as string, name: t.name as string, patch, changes: describeChange(t, patch) };
+        })
+        .filter((u) => u.changes.length > 0);
+      const preview = updates.map((u) => `${u.id}  ${u.name}\n${u.changes.map((c) => `    ${c}`).join('\n')}\n`).join('');
+      const summary = `${updates.length} template${updates.length === 1 ? '' : 's'} ${opts.dryRun ? 'would change' : 'to change'}`;
+      if (updates.length === 0) return { kind: 'text', text: 'no template matches or would change\n', json: JSON.stringify({ changed: [], failed: [] }) };
+      if (opts.dryRun) return { kind: 'text', text: `${preview}${summary}\n`, json: JSON.stringify({ preview: updates.map(({ id, patch, changes }) => ({ id, patch, changes })) }) };
+      if (!opts.yes) {
+        if (!ctx.interactive) throw new UsageError(`bulk changes need --yes when not interactive (${summary}; see --dry-run)`);
+        ctx.note(preview);
+        if (!(await ctx.prompt.confirm(`Apply to ${updates.length} template${updates.length === 1 ? '' : 's'}?`, false))) return { kind: 'none', note: 'nothing changed' };
+      }
+      if (ctx.client.mode === 'local') {
+        // One request, one transaction: all or nothing.
+        await ctx.client.request('POST', '/templates/bulk-update', { updates: updates.map(({ id, patch }) => ({ id, patch })) });
+        return { kind: 'text', text: `${preview}updated ${updates.length} template${updates.length === 1 ? '' : 's'}\n`, json: JSON.stringify({ changed: updates.map((u) => u.id), failed: [] }) };
+      }
+      // Remote: one PATCH each, then a summary of what succeeded and what failed.
+      const changed: string[] = [];
+      const failed: { id: string; code: string; message: string }[] = [];
+      for (const [i, u] of updates.entries()) {
+        ctx.progress(i, updates.length, 'updating');
+        try {
+          await ctx.client.request('PATCH', `/templates/${seg(u.id)}`, u.patch);
+          changed.push(u.id);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          failed.push({ id: u.id, code: err.code, message: err.message });
+        }
+      }
+      ctx.progress(updates.length, updates.length, 'updating');
+      const report = `updated ${changed.length}, failed ${failed.length}\n${failed.map((f) => `  ${f.id}: ${f.code}: ${f.message}\n`).join('')}`;
+      if (failed.length > 0) {
+        ctx.note(report.trimEnd());
+        throw new AppError(failed[0]!.code as never, `${failed.length} of ${updates.length} template updates failed.`, { changed, failed });
+      }
+      return { kind: 'text', text: `${preview}${report}`, json: JSON.stringify({ changed, failed }) };
+    },
+  },
+  {
+    name: 'templates use',
+    description: 'Create a course from a template',
+    args: [{ name: '<templateId>', description: 'template id' }],
+    options: [{ flags: '--title <title>', description: 'course title' }, { flags: '--id <id>', description: 'course id' }, { flags: '--description <text>', description: 'course description' }],
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?');
+      const body = Object.fromEntries(Object.entries({ title, id: opts.id, description: opts.description }).filter(([, v]) => v !== undefined));
+      return { kind: 'api', response: await ctx.client.request('POST', `/templates/${seg(id!)}/courses`, body) };
+    },
+  },
+]);

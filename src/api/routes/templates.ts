@@ -1,4 +1,146 @@
-import type { RouteModule } from '../define.js';
+import { z } from '@hono/zod-openapi';
+import { placeModules } from '../../domain/templates/templates.js';
+import { AppError, notFound } from '../../errors.js';
+import { Id } from '../../schemas/common.js';
+import { Course } from '../../schemas/content.js';
+import { Template, TemplateCreate, TemplateUpdate } from '../../schemas/templates.js';
+import type { Store } from '../../store/db.js';
+import { insertBlock } from '../../store/blocks.js';
+import { insertModule } from '../../store/courses.js';
+import { insertLesson } from '../../store/lessons.js';
+import type { TemplateValue } from '../../store/rows.js';
+import { getTemplate, listTemplates, putTemplate } from '../../store/templates.js';
+import type { AppDeps, Caller } from '../context.js';
+import { defineOperation, type RouteModule } from '../define.js';
+import { createCourseRecord } from './courses.js';
 
-// Filled in by the issue that owns this resource; registered in routes/index.ts.
-export const templatesRoutes: RouteModule = [];
+type Update = z.infer<typeof TemplateUpdate>;
+
+/** Apply a PATCH: given top-level fields replace; modules keep placement by key. Owner changes are for admins. */
+function applyUpdate(store: Store, caller: Caller, id: string, patch: Update, now: string): TemplateValue {
+  const before = getTemplate(store, id);
+  if (!before) throw notFound('Template', id);
+  if (patch.owner !== undefined && !caller.user.admin && JSON.stringify(patch.owner) !== JSON.stringify(before.owner)) {
+    throw new AppError('forbidden', 'Only admins may change the owner of a template.');
+  }
+  const next: TemplateValue = {
+    ...before,
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.description !== undefined ? { description: patch.description } : {}),
+    ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
+    ...(patch.tutorDefaults !== undefined ? { tutorDefaults: patch.tutorDefaults } : {}),
+    ...(patch.accessFloor !== undefined ? { accessFloor: patch.accessFloor } : {}),
+    ...(patch.modules !== undefined ? { modules: placeModules(before.modules as never, patch.modules as never) } : {}),
+    updatedBy: caller.user.id,
+    updatedAt: now,
+  };
+  return putTemplate(store, next);
+}
+
+export const templatesRoutes: RouteModule = [
+  defineOperation({
+    operationId: 'listTemplates',
+    method: 'get',
+    path: '/templates',
+    summary: 'Course templates (any signed-in user)',
+    tag: 'templates',
+    response: z.array(Template),
+    handler: ({ deps }) => listTemplates(deps.store),
+  }),
+  defineOperation({
+    operationId: 'getTemplate',
+    method: 'get',
+    path: '/templates/{templateId}',
+    summary: 'Get a template',
+    tag: 'templates',
+    params: z.object({ templateId: Id }),
+    response: Template,
+    handler: ({ deps, params }) => getTemplate(deps.store, params.templateId) ?? (() => { throw notFound('Template', params.templateId); })(),
+  }),
+  defineOperation({
+    operationId: 'createTemplate',
+    method: 'post',
+    path: '/templates',
+    summary: "Create a template (admins: any owner; others: owned by themselves)",
+    tag: 'templates',
+    body: TemplateCreate,
+    response: Template,
+    status: 201,
+    handler: ({ deps, body, granted }) => {
+      const { user } = granted.caller;
+      const owner = body.owner ?? (user.admin ? { kind: 'institution' as const } : { kind: 'user' as const, userId: user.id });
+      if (!user.admin && !(owner.kind === 'user' && owner.userId === user.id)) throw new AppError('forbidden', 'Only admins may create templates owned by the institution or by someone else.');
+      return deps.store.tx(() => {
+        const id = body.id ?? deps.ids.next('tpl');
+        if (getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
+        return putTemplate(deps.store, {
+          id, name: body.name, description: body.description, owner, modules: placeModules([], body.modules as never),
+          tutorDefaults: body.tutorDefaults, accessFloor: body.accessFloor, updatedBy: user.id, updatedAt: deps.clock.now(),
+        });
+      });
+    },
+  }),
+  defineOperation({
+    operationId: 'updateTemplate',
+    method: 'patch',
+    path: '/templates/{templateId}',
+    summary: 'Change a template: given fields replace; modules replace the list, keeping placement by key (new keys: start)',
+    tag: 'templates',
+    params: z.object({ templateId: Id }),
+    body: TemplateUpdate,
+    response: Template,
+    handler: ({ deps, params, body, granted }) => deps.store.tx(() => applyUpdate(deps.store, granted.caller, params.templateId, body, deps.clock.now())),
+  }),
+  defineOperation({
+    operationId: 'bulkUpdateTemplates',
+    method: 'post',
+    path: '/templates/bulk-update',
+    summary: 'Apply one PATCH per template, all in one transaction: all or nothing (admins)',
+    tag: 'templates',
+    body: z.strictObject({ updates: z.array(z.strictObject({ id: Id, patch: TemplateUpdate })).min(1).max(10_000) }),
+    response: z.object({ updated: z.array(z.string()) }),
+    handler: ({ deps, body, granted }) =>
+      deps.store.tx(() => {
+        const now = deps.clock.now();
+        for (const u of body.updates) applyUpdate(deps.store, granted.caller, u.id, u.patch, now);
+        return { updated: body.updates.map((u) => u.id) };
+      }),
+  }),
+  defineOperation({
+    operationId: 'createCourseFromTemplate',
+    method: 'post',
+    path: '/templates/{templateId}/courses',
+    summary: "Create a course from a template: its modules (start ones first), lessons, blocks, tutorDefaults and accessFloor",
+    tag: 'templates',
+    params: z.object({ templateId: Id }),
+    body: z.strictObject({ title: z.string().min(1).max(200), id: Id.optional(), description: z.string().max(20_000).default('') }),
+    response: Course,
+    status: 201,
+    handler: ({ deps, params, body, granted }) => createFromTemplate(deps, params.templateId, body, granted.caller.user.id),
+  }),
+];
+
+function createFromTemplate(deps: AppDeps, templateId: string, body: { title: string; id?: string | undefined; description: string }, actorId: string) {
+  const { store, ids } = deps;
+  return store.tx(() => {
+    const t = getTemplate(store, templateId);
+    if (!t) throw notFound('Template', templateId);
+    const now = deps.clock.now();
+    const course = createCourseRecord(store, deps.clock, {
+      id: body.id ?? ids.next('crs'), title: body.title, description: body.description, status: 'draft', publishedAt: null, objectives: [],
+      rubricId: 'course-essentials', templateId: t.id, accessFloor: t.accessFloor, tutorDefaults: t.tutorDefaults, createdAt: now, updatedAt: now,
+    }, actorId);
+    // A new course has no modules of its own, so `start` modules then `end` modules, each in template order.
+    const ordered = [...t.modules.filter((m) => m.placement === 'start'), ...t.modules.filter((m) => m.placement === 'end')];
+    for (const m of ordered) {
+      const mod = insertModule(store, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
+      for (const l of m.lessons as { title: string; minutes: number; blocks: { content: Record<string, unknown> }[] }[]) {
+        const lesson = insertLesson(store, { id: ids.next('les'), moduleId: mod.id, courseId: course.id, title: l.title, minutes: l.minutes, status: 'draft', publishedAt: null });
+        for (const b of l.blocks) {
+          insertBlock(store, { lessonId: lesson.id }, { id: ids.next('blk'), content: b.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now });
+        }
+      }
+    }
+    return course;
+  });
+}

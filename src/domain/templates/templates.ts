@@ -1,0 +1,97 @@
+/**
+ * Pure template rules (content-and-people.md, Templates; cli-and-serve.md, bulk editing).
+ */
+export interface TemplateModule {
+  key: string;
+  title: string;
+  placement: 'start' | 'end';
+  objective: string;
+  lessons: unknown[];
+}
+
+export interface TemplateLike {
+  id: string;
+  name: string;
+  modules: TemplateModule[];
+  [field: string]: unknown;
+}
+
+/** `modules` replaces the list; a module whose key was stored keeps its placement, a new key gets `start`. */
+export function placeModules(stored: TemplateModule[], given: Omit<TemplateModule, 'placement'>[]): TemplateModule[] {
+  const placement = new Map(stored.map((m) => [m.key, m.placement]));
+  return given.map((m) => ({ key: m.key, title: m.title, placement: placement.get(m.key) ?? 'start', objective: m.objective, lessons: m.lessons }));
+}
+
+/** A value from the command line: JSON when it parses (80, true, null, "x"), else the text. */
+export function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** FIELD=VALUE -> [field, value]; the first `=` splits. */
+export function parseAssignment(text: string): [string, unknown] | null {
+  const i = text.indexOf('=');
+  if (i <= 0) return null;
+  return [text.slice(0, i).trim(), parseValue(text.slice(i + 1))];
+}
+
+export function matches(template: unknown, where: [string, unknown][]): boolean {
+  return where.every(([path, value]) => JSON.stringify(getPath(template, path)) === JSON.stringify(value));
+}
+
+export const PATCHABLE = ['name', 'description', 'owner', 'modules', 'tutorDefaults', 'accessFloor'] as const;
+
+/**
+ * The PATCH body for one template: --file's fields, then each --set (a dotted path such as
+ * tutorDefaults.lesson sets one field of the stored object, so the patch is per template).
+ */
+export function buildPatch(template: Record<string, unknown>, filePatch: Record<string, unknown>, sets: [string, unknown][]): Record<string, unknown> {
+  const patch: Record<string, unknown> = structuredClone(filePatch);
+  for (const [path, value] of sets) {
+    const [top, ...rest] = path.split('.');
+    if (rest.length === 0) {
+      patch[top!] = value;
+      continue;
+    }
+    const base = structuredClone(patch[top!] ?? template[top!] ?? {}) as Record<string, unknown>;
+    let cur = base;
+    rest.slice(0, -1).forEach((p) => {
+      cur[p] = typeof cur[p] === 'object' && cur[p] !== null ? cur[p] : {};
+      cur = cur[p] as Record<string, unknown>;
+    });
+    cur[rest[rest.length - 1]!] = value;
+    patch[top!] = base;
+  }
+  return patch;
+}
+
+/** Readable changes: `accessFloor: 60 -> 80`, one line per top-level field that changes. */
+export function describeChange(template: Record<string, unknown>, patch: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  for (const [field, value] of Object.entries(patch)) {
+    const before = template[field];
+    if (JSON.stringify(before) === JSON.stringify(value)) continue;
+    if (field === 'modules') {
+      const keys = (v: unknown) => ((v as { key: string }[] | undefined) ?? []).map((m) => m.key).join(', ');
+      lines.push(`modules: [${keys(before)}] -> [${keys(value)}]`);
+    } else lines.push(`${field}: ${short(before)} -> ${short(value)}`);
+  }
+  return lines;
+}
+
+const short = (v: unknown): string => {
+  const s = JSON.stringify(v) ?? 'undefined';
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+};
