@@ -1,4 +1,5 @@
 import { type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { definedFields } from '../runtime/objects.js';
 
 const courseColumns = [
   { key: 'id', header: 'ID' },
@@ -13,7 +14,6 @@ const moduleColumns = [
   { key: 'objective', header: 'OBJECTIVE' },
 ];
 
-const given = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 export const coursesCommands = defineCommands([
   {
@@ -38,7 +38,7 @@ export const coursesCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?');
-      const body = given({ title, description: opts.description, objectives: opts.objective, id: opts.id });
+      const body = definedFields({ title, description: opts.description, objectives: opts.objective, id: opts.id });
       return { kind: 'api', response: await ctx.client.request('POST', '/courses', body) };
     },
   },
@@ -53,7 +53,7 @@ export const coursesCommands = defineCommands([
       { flags: '--rubric <rubricId>', description: 'the standards rubric readiness uses' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const body = given({ title: opts.title, description: opts.description, objectives: opts.objective, rubricId: opts.rubric });
+      const body = definedFields({ title: opts.title, description: opts.description, objectives: opts.objective, rubricId: opts.rubric });
       if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --title, --description, --objective or --rubric');
       return { kind: 'api', response: await ctx.client.request('PATCH', `/courses/${seg(id!)}`, body) };
     },
@@ -107,7 +107,7 @@ export const coursesCommands = defineCommands([
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const course = await ctx.require(opts.course as string | undefined, '--course', 'Course id?');
       const title = await ctx.require(opts.title as string | undefined, '--title', 'Module title?');
-      const body = given({ title, objective: opts.objective, position: numberOption(opts.position, '--position') });
+      const body = definedFields({ title, objective: opts.objective, position: numberOption(opts.position, '--position') });
       return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course)}/modules`, body) };
     },
   },
@@ -121,7 +121,7 @@ export const coursesCommands = defineCommands([
       { flags: '--position <n>', description: 'new 0-based position' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const body = given({ title: opts.title, objective: opts.objective, position: numberOption(opts.position, '--position') });
+      const body = definedFields({ title: opts.title, objective: opts.objective, position: numberOption(opts.position, '--position') });
       if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --title, --objective or --position');
       return { kind: 'api', response: await ctx.client.request('PATCH', `/modules/${seg(id!)}`, body) };
     },

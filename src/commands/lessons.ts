@@ -1,4 +1,5 @@
 import { type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
+import { definedFields } from '../runtime/objects.js';
 
 const columns = [
   { key: 'position', header: '#' },
@@ -46,9 +47,7 @@ export const lessonsCommands = defineCommands([
       { flags: '--position <n>', description: 'new 0-based position in the module' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const body = Object.fromEntries(
-        Object.entries({ title: opts.title, minutes: numberOption(opts.minutes, '--minutes'), position: numberOption(opts.position, '--position') }).filter(([, v]) => v !== undefined),
-      );
+      const body = definedFields({ title: opts.title, minutes: numberOption(opts.minutes, '--minutes'), position: numberOption(opts.position, '--position') });
       if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --title, --minutes or --position');
       return { kind: 'api', response: await ctx.client.request('PATCH', `/lessons/${seg(id!)}`, body) };
     },

@@ -1,6 +1,6 @@
 import { type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
+import { definedFields } from '../runtime/objects.js';
 
-const given = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 const userColumns = [
   { key: 'id', header: 'ID' },
   { key: 'name', header: 'NAME' },
@@ -40,7 +40,7 @@ export const peopleCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const name = await ctx.require(opts.name as string | undefined, '--name', 'Name?');
-      const body = given({ name, email: opts.email, id: opts.id, admin: opts.admin === true ? true : undefined });
+      const body = definedFields({ name, email: opts.email, id: opts.id, admin: opts.admin === true ? true : undefined });
       return { kind: 'api', response: await ctx.client.request('POST', '/users', body) };
     },
   },
@@ -59,7 +59,7 @@ export const peopleCommands = defineCommands([
         if (!['yes', 'no'].includes(String(opts.admin))) throw new UsageError('--admin must be yes or no');
         admin = opts.admin === 'yes';
       }
-      const body = given({ name: opts.name, email: opts.email, admin });
+      const body = definedFields({ name: opts.name, email: opts.email, admin });
       if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --email or --admin');
       return { kind: 'api', response: await ctx.client.request('PATCH', `/users/${seg(id!)}`, body) };
     },

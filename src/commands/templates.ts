@@ -1,6 +1,7 @@
 import { buildPatch, describeChange, matches, parseAssignment } from '../domain/templates/templates.js';
 import { AppError } from '../errors.js';
 import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { definedFields } from '../runtime/objects.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -127,7 +128,7 @@ export const templatesCommands = defineCommands([
     options: [{ flags: '--title <title>', description: 'course title' }, { flags: '--id <id>', description: 'course id' }, { flags: '--description <text>', description: 'course description' }],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
       const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?');
-      const body = Object.fromEntries(Object.entries({ title, id: opts.id, description: opts.description }).filter(([, v]) => v !== undefined));
+      const body = definedFields({ title, id: opts.id, description: opts.description });
       return { kind: 'api', response: await ctx.client.request('POST', `/templates/${seg(id!)}/courses`, body) };
     },
   },

@@ -11,6 +11,7 @@ import { getGradebookSetup } from '../../store/gradebook-setups.js';
 import { blockContentOf } from '../../store/rows.js';
 import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
+import { definedFields } from '../../runtime/objects.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
@@ -106,7 +107,7 @@ export const assignmentsRoutes: RouteModule = [
         const problems = checkCategory(deps.store, before.courseId, body.categoryId);
         if (problems.length > 0) throw invalid(problems);
         const { instructions, ...fields } = body;
-        const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+        const changes = definedFields(fields);
         updateAssignmentRow(deps.store, before, { ...before, ...changes });
         if (instructions !== undefined) replaceInstructions(deps, before.id, instructions as never);
         return getAssignment(deps.store, before.id);

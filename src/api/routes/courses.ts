@@ -9,6 +9,7 @@ import type { CourseValue } from '../../store/rows.js';
 import type { Store } from '../../store/db.js';
 import type { Clock } from '../../runtime/clock.js';
 import { defineOperation, type RouteModule } from '../define.js';
+import { definedFields } from '../../runtime/objects.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
@@ -83,8 +84,7 @@ export const courseRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getCourse(deps.store, params.courseId);
         if (!before) throw notFound('Course', params.courseId);
-        const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-        return updateCourse(deps.store, { ...before, ...defined, updatedAt: deps.clock.now() });
+        return updateCourse(deps.store, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
       }),
   }),
   defineOperation({
@@ -142,8 +142,7 @@ export const courseRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getModule(deps.store, params.moduleId);
         if (!before) throw notFound('Module', params.moduleId);
-        const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-        return updateModule(deps.store, before, { ...before, ...defined });
+        return updateModule(deps.store, before, { ...before, ...definedFields(body) });
       }),
   }),
 ];

@@ -5,10 +5,10 @@ import { Lesson, LessonCreate, LessonUpdate } from '../../schemas/content.js';
 import { getModule } from '../../store/courses.js';
 import { getLesson, insertLesson, listLessons, updateLesson } from '../../store/lessons.js';
 import { defineOperation, type RouteModule } from '../define.js';
+import { definedFields } from '../../runtime/objects.js';
 
 const ModuleParams = z.object({ moduleId: Id });
 const LessonParams = z.object({ lessonId: Id });
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 export const lessonsRoutes: RouteModule = [
   defineOperation({
@@ -60,7 +60,7 @@ export const lessonsRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getLesson(deps.store, params.lessonId);
         if (!before) throw notFound('Lesson', params.lessonId);
-        return updateLesson(deps.store, before, { ...before, ...defined(body) });
+        return updateLesson(deps.store, before, { ...before, ...definedFields(body) });
       }),
   }),
   defineOperation({

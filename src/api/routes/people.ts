@@ -4,6 +4,7 @@ import { Id } from '../../schemas/common.js';
 import { Enrollment, EnrollmentCreate, User, UserCreate, UserUpdate } from '../../schemas/people.js';
 import { deleteEnrollment, getUser, insertUser, listEnrollments, listUsers, updateUser, upsertEnrollment } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
+import { definedFields } from '../../runtime/objects.js';
 
 const UserParams = z.object({ userId: Id });
 const CourseParams = z.object({ courseId: Id });
@@ -70,8 +71,7 @@ export const peopleRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getUser(deps.store, params.userId);
         if (!before) throw notFound('User', params.userId);
-        const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-        return updateUser(deps.store, { ...before, ...defined });
+        return updateUser(deps.store, { ...before, ...definedFields(body) });
       }),
   }),
   defineOperation({
