@@ -105,6 +105,7 @@ export const POLICIES = {
   setFinalGrade: p('gradebook:write', 'course:write', 'courseId'),
   getFinalGradeHistory: p('gradebook:read', 'course:write', 'courseId'),
   exportGradebook: p('gradebook:read', 'course:write', 'courseId'),
+  getMyGrades: p('gradebook:read', 'course:submit', 'courseId'),
 
   // readiness
   getReadiness: p('readiness:read', 'course:staff', 'courseId'),

@@ -186,6 +186,17 @@ export const gradebookCommands = defineCommands([
       };
     },
   },
+  {
+    name: 'gradebook mine',
+    description: 'Your own grades in a course (students; released grades only)',
+    args: [courseArg],
+    options: [courseOpt],
+    handler: async (ctx, args, opts): Promise<CommandResult> => {
+      const response = await ctx.client.request<{ categories: { name: string; percent: number | null }[]; percent: number | null; letter: string | null }>('GET', `${base(await courseOf(ctx, args, opts))}/me`);
+      const d = response.data;
+      return { kind: 'api', response, rows: () => [...d.categories.map((c) => ({ part: c.name, percent: pct(c.percent) })), { part: 'Course', percent: `${pct(d.percent)} ${d.letter ?? ''}`.trim() }] };
+    },
+  },
   ...(['set', 'clear'] as const).map((verb) => ({
     name: `gradebook final ${verb}`,
     description: verb === 'set' ? "Override a student's final letter and/or percent" : "Clear a student's final-grade override",

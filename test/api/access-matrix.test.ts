@@ -96,6 +96,7 @@ const REQUESTS: Partial<Record<OperationId, { method: string; path: string; body
   setFinalGrade: { method: 'PUT', path: '/courses/c1/gradebook/students/stu1/final', body: { reason: 'r', expectedVersion: 0, letter: 'A' } },
   getFinalGradeHistory: { method: 'GET', path: '/courses/c1/gradebook/students/stu1/final/history' },
   exportGradebook: { method: 'GET', path: '/courses/c1/gradebook/export' },
+  getMyGrades: { method: 'GET', path: '/courses/c1/gradebook/me' },
   getReadiness: { method: 'GET', path: '/courses/c1/readiness' },
   setAttestation: { method: 'PUT', path: '/courses/c1/readiness/items/1.3/attestation', body: { rubricId: 'course-essentials' } },
   withdrawAttestation: { method: 'DELETE', path: '/courses/c1/readiness/items/5.1/attestation' },

@@ -219,6 +219,21 @@ describe('grades and export', () => {
   });
 });
 
+describe("a student's own view", () => {
+  it('counts released grades only; others are pending', async () => {
+    svc = course();
+    // Release quiz 2 (9/10) and the essay (45/50); quiz 1 (8/10) stays unreleased.
+    for (const id of ['s2', 's3']) expect((await svc.call('POST', `/submissions/${id}/release`, undefined, 'inst')).status).toBe(200);
+    const res = await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1');
+    expect(res.status).toBe(200);
+    // quizzes 9/10 = 90%, essay 90%: 90.0 A-
+    expect(res.body).toMatchObject({ studentId: 'stu1', percent: 90, letter: 'A-' });
+    expect(res.body.items.find((i: { itemId: string }) => i.itemId === 'a1').status).toBe('pending');
+    expect(res.body).not.toHaveProperty('cells');
+    expect((await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'inst')).status).toBe(403);
+  });
+});
+
 describe('final grade overrides', () => {
   it('has a version per student, a conflict for a stale one, and an append-only history', async () => {
     svc = course();

@@ -149,7 +149,7 @@ export const gradebookRoutes: RouteModule = [
     handler: ({ deps, params }) => {
       const input = gradingInput(deps.store, params.courseId);
       const now = deps.clock.now();
-      const grades = computeCourseGrades({ ...input, now });
+      const grades = computeCourseGrades({ ...input, now, detail: true });
       const overrides = new Map(listFinalGrades(deps.store, params.courseId).map((f) => [f.studentId, f]));
       return {
         courseId: params.courseId,
@@ -157,7 +157,7 @@ export const gradebookRoutes: RouteModule = [
         mode: input.setup.mode,
         rulesVersion: input.setup.rulesVersion,
         ...grades,
-        students: grades.students.map((s) => {
+        students: grades.students.map(({ cells: _cells, ...s }) => {
           const o = overrides.get(s.studentId);
           const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
           const finalPercent = override?.percent ?? s.percent;
@@ -165,6 +165,22 @@ export const gradebookRoutes: RouteModule = [
           return { ...s, override, finalPercent, finalLetter: override?.letter ?? letterFor(input.setup.scheme, rounded) };
         }),
       };
+    },
+  }),
+  defineOperation({
+    operationId: 'getMyGrades',
+    method: 'get',
+    path: '/courses/{courseId}/gradebook/me',
+    summary: "A student's own grades, counting released grades only",
+    tag: 'gradebook',
+    params: CourseParams,
+    response: z.any().openapi('StudentGrades'),
+    handler: ({ deps, params, granted }) => {
+      const input = gradingInput(deps.store, params.courseId);
+      const me = input.students.filter((s) => s.id === granted.caller.user.id);
+      const grades = computeCourseGrades({ ...input, students: me, now: deps.clock.now(), releasedOnly: true, detail: true });
+      const { cells: _cells, ...mine } = grades.students[0]!;
+      return { courseId: params.courseId, computedAt: deps.clock.now(), ...mine };
     },
   }),
   defineOperation({
