@@ -22,7 +22,9 @@ export function describeReport(r: Report, color: boolean): string {
   const paint = (status: string) => (color ? (STATUS_COLOR[status] ?? ((s: string) => s))(status) : status);
   const out: string[] = [];
   out.push(`${r.rubricName} (${r.rubricId}): ${r.met}/${r.applicable} met, ${r.percent}%${r.needsReview ? `, ${r.needsReview} need review` : ''}`);
-  out.push(r.blocksPublishing ? (color ? chalk.red('Publishing is blocked.') : 'Publishing is blocked.') : 'Ready to publish.');
+  const blocking = r.standards.flatMap((s) => s.items).filter((i) => i.essential && !['met', 'attested', 'not-applicable'].includes(i.status)).map((i) => i.number);
+  const blockedText = `Publishing is blocked${blocking.length ? ` by essential items ${blocking.join(', ')}` : ' by the template\'s readiness floor'}.`;
+  out.push(r.blocksPublishing ? (color ? chalk.red(blockedText) : blockedText) : 'Ready to publish.');
   for (const s of r.standards) {
     out.push('');
     out.push(`${s.number} ${s.title}  [${paint(s.status)}] ${s.met}/${s.applicable}`);

@@ -82,3 +82,8 @@ export function putAttestation(store: Store, a: AttestationValue): void {
 export function deleteAttestation(store: Store, courseId: string, rubricId: string, itemId: string): boolean {
   return store.stmt('DELETE FROM attestations WHERE course_id = ? AND rubric_id = ? AND item_id = ?').run(courseId, rubricId, itemId).changes > 0;
 }
+
+/** The built-in rubric, or one imported into the store. */
+export function rubricExists(store: Store, id: string): boolean {
+  return id === 'course-essentials' || store.stmt('SELECT 1 AS x FROM rubrics WHERE id = ?').get(id) !== undefined;
+}

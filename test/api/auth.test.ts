@@ -168,3 +168,33 @@ describe('rate limiting and logs', () => {
     }
   });
 });
+
+describe('CORS and remote JWKS', () => {
+  it('--cors allows the configured origin only', async () => {
+    svc = makeService(undefined, { cors: 'https://app.example' });
+    const pre = await svc.app.request('http://t/api/v1/courses', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    const other = await svc.app.request('http://t/api/v1/health', { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+    const none = makeService();
+    expect((await none.app.request('http://t/api/v1/health', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin')).toBeNull();
+    none.close();
+  });
+
+  it('a JWKS URL (served on 127.0.0.1) verifies RS256 tokens', async () => {
+    const { createServer } = await import('node:http');
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }] });
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      svc = makeService();
+      const app = createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) });
+      const jwt = await new SignJWT({ scope: '*' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('inst').setExpirationTime(Date.parse('2026-11-22T09:00:00Z') / 1000).sign(privateKey);
+      expect((await get(app, '/me', jwt)).status).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+});

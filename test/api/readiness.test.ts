@@ -134,3 +134,12 @@ describe('rubrics', () => {
     expect((await svc.call('POST', '/rubrics', { ...rubric, id: 'course-essentials' })).status).toBe(409);
   });
 });
+
+describe('course rubric choice', () => {
+  it('a course can only use an installed rubric', async () => {
+    svc = makeService();
+    const res = await svc.call('PATCH', '/courses/c1', { rubricId: 'nope' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe('rubricId');
+  });
+});

@@ -3,6 +3,7 @@ import { AppError, notFound } from '../../errors.js';
 import { defaultGradebookSetup } from '../../domain/grading/index.js';
 import { Id } from '../../schemas/common.js';
 import { Course, CourseCreate, CourseUpdate, Module, ModuleCreate, ModuleUpdate } from '../../schemas/content.js';
+import { rubricExists } from '../../store/readiness.js';
 import { getCourse, getModule, insertCourse, insertModule, listCourses, listModules, updateCourse, updateModule } from '../../store/courses.js';
 import { putGradebookSetup } from '../../store/gradebook-setups.js';
 import type { CourseValue } from '../../store/rows.js';
@@ -84,6 +85,9 @@ export const courseRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getCourse(deps.store, params.courseId);
         if (!before) throw notFound('Course', params.courseId);
+        if (body.rubricId !== undefined && !rubricExists(deps.store, body.rubricId)) {
+          throw new AppError('invalid', `rubricId: no rubric ${JSON.stringify(body.rubricId)} is installed`, [{ path: 'rubricId', message: `no rubric ${JSON.stringify(body.rubricId)} is installed (see coursebook rubrics list)` }]);
+        }
         return updateCourse(deps.store, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
       }),
   }),
