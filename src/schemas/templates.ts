@@ -26,36 +26,22 @@ function uniqueKeys<T extends { key: string }>(list: T[], ctx: z.RefinementCtx, 
   });
 }
 
-const ModuleFields = {
-  key: Key,
-  title: z.string().min(1).max(200),
-  objective: z.string().max(2000).default(''),
-  lessons: z.array(TemplateLesson).max(100).default([]),
-};
-
-function uniqueLessonKeys(m: { lessons: { key: string; blocks: { key: string }[] }[] }, ctx: z.RefinementCtx): void {
-  uniqueKeys(m.lessons, ctx, ['lessons']);
-  m.lessons.forEach((l, i) => uniqueKeys(l.blocks, ctx, ['lessons', i, 'blocks']));
-}
-
-/** A template module as sent in an update body: no `placement` (a stored key keeps its own, a new key gets `start`). */
-export const TemplateModuleInput = z.strictObject(ModuleFields).superRefine(uniqueLessonKeys);
-
-/** A template module as sent when creating a template: `placement` may be given (default `start`). */
-export const TemplateModuleCreate = z
-  .strictObject({ ...ModuleFields, placement: z.enum(['start', 'end']).default('start') })
-  .superRefine(uniqueLessonKeys);
-
-const MAX_MODULES = { message: 'a template has at most 20 modules' };
+/** A template module as sent in a create or update body: no `placement` (the service decides). */
+export const TemplateModuleInput = z
+  .strictObject({
+    key: Key,
+    title: z.string().min(1).max(200),
+    objective: z.string().max(2000).default(''),
+    lessons: z.array(TemplateLesson).max(100).default([]),
+  })
+  .superRefine((m, ctx) => {
+    uniqueKeys(m.lessons, ctx, ['lessons']);
+    m.lessons.forEach((l, i) => uniqueKeys(l.blocks, ctx, ['lessons', i, 'blocks']));
+  });
 
 export const TemplateModules = z
   .array(TemplateModuleInput)
-  .max(20, MAX_MODULES)
-  .superRefine((mods, ctx) => uniqueKeys(mods, ctx));
-
-export const TemplateCreateModules = z
-  .array(TemplateModuleCreate)
-  .max(20, MAX_MODULES)
+  .max(20, { message: 'a template has at most 20 modules' })
   .superRefine((mods, ctx) => uniqueKeys(mods, ctx));
 
 export const Template = z
@@ -64,17 +50,15 @@ export const Template = z
     name: z.string(),
     description: z.string(),
     owner: TemplateOwner,
-    modules: z
-      .array(
-        z.object({
-          key: z.string(),
-          title: z.string(),
-          placement: z.enum(['start', 'end']),
-          objective: z.string(),
-          lessons: z.array(TemplateLesson),
-        }),
-      )
-      .max(20),
+    modules: z.array(
+      z.object({
+        key: z.string(),
+        title: z.string(),
+        placement: z.enum(['start', 'end']),
+        objective: z.string(),
+        lessons: z.array(TemplateLesson),
+      }),
+    ),
     tutorDefaults: TutorDefaults,
     accessFloor: z.number().min(0).max(100),
     updatedBy: z.string(),
@@ -87,46 +71,19 @@ export const TemplateCreate = z.strictObject({
   name: z.string().min(1).max(120),
   description: z.string().max(20_000).default(''),
   owner: TemplateOwner.optional(),
-  modules: TemplateCreateModules.default([]),
+  modules: TemplateModules.default([]),
   tutorDefaults: TutorDefaults.default({ lesson: 'off', assignment: 'off' }),
   accessFloor: z.number().min(0).max(100).default(0),
 });
 
-const UpdateFields = {
+export const TemplateUpdate = z.strictObject({
   name: z.string().min(1).max(120).optional(),
   description: z.string().max(20_000).optional(),
   owner: TemplateOwner.optional(),
   modules: TemplateModules.optional(),
   tutorDefaults: TutorDefaults.optional(),
   accessFloor: z.number().min(0).max(100).optional(),
-};
-
-export const TemplateUpdate = z.strictObject(UpdateFields);
-
-/**
- * The patch of a bulk update: a TemplateUpdate applied to every selected template, except
- * that `tutorDefaults` may name only some of its fields (the others stay as each template has them).
- */
-export const TemplateBulkPatch = z
-  .strictObject({ ...UpdateFields, tutorDefaults: TutorDefaults.partial().optional() })
-  .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'the patch changes nothing: give at least one field' });
-
-/** Field paths a bulk update may select on (`owner.kind`, `accessFloor`, ...). */
-export const TEMPLATE_FIELDS = ['id', 'name', 'description', 'owner', 'modules', 'tutorDefaults', 'accessFloor', 'updatedBy', 'updatedAt'] as const;
-
-export const TemplateBulkUpdate = z.strictObject({
-  where: z
-    .record(z.string().min(1).max(200), z.any())
-    .openapi({ description: 'dotted field path -> JSON value; every entry must match (an empty object selects every template)', example: { 'owner.kind': 'institution' } }),
-  patch: TemplateBulkPatch,
-  ids: z
-    .array(Id)
-    .max(10_000)
-    .optional()
-    .openapi({ description: 'the templates the caller previewed; if the selection now differs in a way that matters, nothing changes (conflict)' }),
 });
-
-export const TemplateBulkResult = z.object({ matched: z.array(Id), updated: z.array(Id) });
 
 export const Certificate = z
   .object({

@@ -1,94 +1,97 @@
 /**
- * Pure template rules (content-and-people.md, Templates): how a PATCH merges into a stored
- * template, module placement by key, and the order a new course gets its modules in.
- * No store, no clock: the route adds `updatedBy`/`updatedAt` and writes the result.
+ * Pure template rules (content-and-people.md, Templates; cli-and-serve.md, bulk editing).
  */
-export type Placement = 'start' | 'end';
-export type TemplateOwnerValue = { kind: 'institution' } | { kind: 'user'; userId: string };
-export interface TutorDefaultsValue {
-  lesson: 'off' | 'on';
-  assignment: 'off' | 'on';
-}
-
-export interface TemplateBlockValue {
-  key: string;
-  label: string;
-  content: Record<string, unknown>;
-}
-export interface TemplateLessonValue {
+export interface TemplateModule {
   key: string;
   title: string;
-  minutes: number;
-  blocks: TemplateBlockValue[];
-}
-export interface TemplateModuleValue {
-  key: string;
-  title: string;
-  placement: Placement;
+  placement: 'start' | 'end';
   objective: string;
-  lessons: TemplateLessonValue[];
+  lessons: unknown[];
 }
-export type TemplateModuleInputValue = Omit<TemplateModuleValue, 'placement'>;
 
-/** The fields a PATCH may change. */
-export interface TemplateFields {
+export interface TemplateLike {
+  id: string;
   name: string;
-  description: string;
-  owner: TemplateOwnerValue;
-  modules: TemplateModuleValue[];
-  tutorDefaults: TutorDefaultsValue;
-  accessFloor: number;
+  modules: TemplateModule[];
+  [field: string]: unknown;
 }
-
-/** A validated PATCH body: every field optional; modules without placement. */
-export type TemplatePatch = Partial<Omit<TemplateFields, 'modules'>> & { modules?: TemplateModuleInputValue[] | undefined };
-
-export const PATCHABLE = ['name', 'description', 'owner', 'modules', 'tutorDefaults', 'accessFloor'] as const;
-export type PatchableField = (typeof PATCHABLE)[number];
 
 /** `modules` replaces the list; a module whose key was stored keeps its placement, a new key gets `start`. */
-export function placeModules(stored: readonly { key: string; placement: Placement }[], given: readonly TemplateModuleInputValue[]): TemplateModuleValue[] {
+export function placeModules(stored: TemplateModule[], given: Omit<TemplateModule, 'placement'>[]): TemplateModule[] {
   const placement = new Map(stored.map((m) => [m.key, m.placement]));
   return given.map((m) => ({ key: m.key, title: m.title, placement: placement.get(m.key) ?? 'start', objective: m.objective, lessons: m.lessons }));
 }
 
-/** The template after a PATCH: given top-level fields replace the stored ones, the rest stay. */
-export function mergeTemplate<T extends TemplateFields>(before: T, patch: TemplatePatch): T {
-  const next: T = { ...before };
-  if (patch.name !== undefined) next.name = patch.name;
-  if (patch.description !== undefined) next.description = patch.description;
-  if (patch.owner !== undefined) next.owner = patch.owner;
-  if (patch.tutorDefaults !== undefined) next.tutorDefaults = patch.tutorDefaults;
-  if (patch.accessFloor !== undefined) next.accessFloor = patch.accessFloor;
-  if (patch.modules !== undefined) next.modules = placeModules(before.modules, patch.modules);
-  return next;
+/** A value from the command line: JSON when it parses (80, true, null, "x"), else the text. */
+export function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
-/** The top-level fields whose values differ, in PATCHABLE order. */
-export function changedFields(before: TemplateFields, after: TemplateFields): PatchableField[] {
-  return PATCHABLE.filter((f) => !deepEqual(before[f], after[f]));
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
 }
+
+/** FIELD=VALUE -> [field, value]; the first `=` splits. */
+export function parseAssignment(text: string): [string, unknown] | null {
+  const i = text.indexOf('=');
+  if (i <= 0) return null;
+  return [text.slice(0, i).trim(), parseValue(text.slice(i + 1))];
+}
+
+export function matches(template: unknown, where: [string, unknown][]): boolean {
+  return where.every(([path, value]) => JSON.stringify(getPath(template, path)) === JSON.stringify(value));
+}
+
+export const PATCHABLE = ['name', 'description', 'owner', 'modules', 'tutorDefaults', 'accessFloor'] as const;
 
 /**
- * The modules of a new course made from a template: `start` modules before the course's
- * own (a new course has none), then `end` modules; each group in template order.
+ * The PATCH body for one template: --file's fields, then each --set (a dotted path such as
+ * tutorDefaults.lesson sets one field of the stored object, so the patch is per template).
  */
-export function courseModuleOrder<M extends { placement: Placement }>(modules: readonly M[]): M[] {
-  return [...modules.filter((m) => m.placement === 'start'), ...modules.filter((m) => m.placement === 'end')];
+export function buildPatch(template: Record<string, unknown>, filePatch: Record<string, unknown>, sets: [string, unknown][]): Record<string, unknown> {
+  const patch: Record<string, unknown> = structuredClone(filePatch);
+  for (const [path, value] of sets) {
+    const [top, ...rest] = path.split('.');
+    if (rest.length === 0) {
+      patch[top!] = value;
+      continue;
+    }
+    const base = structuredClone(patch[top!] ?? template[top!] ?? {}) as Record<string, unknown>;
+    let cur = base;
+    rest.slice(0, -1).forEach((p) => {
+      cur[p] = typeof cur[p] === 'object' && cur[p] !== null ? cur[p] : {};
+      cur = cur[p] as Record<string, unknown>;
+    });
+    cur[rest[rest.length - 1]!] = value;
+    patch[top!] = base;
+  }
+  return patch;
 }
 
-/** Structural equality of JSON values; object key order does not matter. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
+/** Readable changes: `accessFloor: 60 -> 80`, one line per top-level field that changes. */
+export function describeChange(template: Record<string, unknown>, patch: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  for (const [field, value] of Object.entries(patch)) {
+    const before = template[field];
+    if (JSON.stringify(before) === JSON.stringify(value)) continue;
+    if (field === 'modules') {
+      const keys = (v: unknown) => ((v as { key: string }[] | undefined) ?? []).map((m) => m.key).join(', ');
+      lines.push(`modules: [${keys(before)}] -> [${keys(value)}]`);
+    } else lines.push(`${field}: ${short(before)} -> ${short(value)}`);
   }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bkeys = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return keys.length === bkeys.length && keys.every((k) => deepEqual(ao[k], bo[k]));
+  return lines;
 }
+
+const short = (v: unknown): string => {
+  const s = JSON.stringify(v) ?? 'undefined';
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+};
