@@ -94,10 +94,12 @@ export const templatesCommands = defineCommands([
         ctx.note(preview);
         if (!(await ctx.prompt.confirm(`Apply to ${updates.length} template${updates.length === 1 ? '' : 's'}?`, false))) return { kind: 'none', note: 'nothing changed' };
       }
+      // The preview is on the terminal already when it was confirmed there.
+      const shown = opts.yes ? preview : '';
       if (ctx.client.mode === 'local') {
         // One request, one transaction: all or nothing.
         await ctx.client.request('POST', '/templates/bulk-update', { updates: updates.map(({ id, patch }) => ({ id, patch })) });
-        return { kind: 'text', text: `${preview}updated ${updates.length} template${updates.length === 1 ? '' : 's'}\n`, json: JSON.stringify({ changed: updates.map((u) => u.id), failed: [] }) };
+        return { kind: 'text', text: `${shown}updated ${updates.length} template${updates.length === 1 ? '' : 's'}\n`, json: JSON.stringify({ changed: updates.map((u) => u.id), failed: [] }) };
       }
       // Remote: one PATCH each, then a summary of what succeeded and what failed.
       const changed: string[] = [];
@@ -108,7 +110,11 @@ export const templatesCommands = defineCommands([
           await ctx.client.request('PATCH', `/templates/${seg(u.id)}`, u.patch);
           changed.push(u.id);
         } catch (err) {
-          if (!(err instanceof AppError)) throw err;
+          if (!(err instanceof AppError)) {
+            // The service went away (or broke): say what was done before stopping.
+            ctx.note(`updated ${changed.length}, failed ${failed.length}, not attempted ${updates.length - i}; stopped at ${u.id}`);
+            throw err;
+          }
           failed.push({ id: u.id, code: err.code, message: err.message });
         }
       }
@@ -118,7 +124,7 @@ export const templatesCommands = defineCommands([
         ctx.note(report.trimEnd());
         throw new AppError(failed[0]!.code as never, `${failed.length} of ${updates.length} template updates failed.`, { changed, failed });
       }
-      return { kind: 'text', text: `${preview}${report}`, json: JSON.stringify({ changed, failed }) };
+      return { kind: 'text', text: `${shown}${report}`, json: JSON.stringify({ changed, failed }) };
     },
   },
   {

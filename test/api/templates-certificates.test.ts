@@ -189,3 +189,14 @@ describe('reporting lines', () => {
     }), { numRuns: 300 });
   });
 });
+
+describe('owners and queries', () => {
+  it('a user owner must exist; an unknown query parameter is invalid', async () => {
+    svc = makeService({ templates: [TEMPLATE] as never });
+    expect((await svc.call('POST', '/templates', { name: 'X', owner: { kind: 'user', userId: 'ghost' } })).status).toBe(404);
+    expect((await svc.call('PATCH', '/templates/tpl1', { owner: { kind: 'user', userId: 'ghost' } })).status).toBe(404);
+    const res = await svc.call('GET', '/certificates?user=stu1');
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'user', message: 'unknown field' }]);
+  });
+});

@@ -11,7 +11,8 @@ let served: Served;
 beforeAll(async () => {
   writeFileSync(FIXTURE, JSON.stringify({
     coursebook: 1,
-    users: [{ id: 'admin', name: 'Admin', admin: true }, { id: 'owner', name: 'Owner' }, { id: 'm', name: 'M' }, { id: 'r', name: 'R' }],
+    users: [{ id: 'admin', name: 'Admin', admin: true }, { id: 'owner', name: 'Owner' }, { id: 'm', name: 'M' }, { id: 'r', name: 'R' },
+      ...[1, 2, 3].flatMap((k) => [{ id: `x${k}`, name: `X${k}` }, { id: `y${k}`, name: `Y${k}` }])],
     tokens: [{ token: 'admin-token', userId: 'admin', scopes: ['*'] }, { token: 'owner-token', userId: 'owner', scopes: ['*'] }],
     templates: [
       { id: 'tpl_a', name: 'A', accessFloor: 50 },
@@ -70,6 +71,13 @@ describe('templates bulk-update', () => {
 });
 
 describe('reporting lines and certificates via the CLI', () => {
+  it('separate processes adding opposite lines at once: exactly one of each pair wins', async () => {
+    const runs = await Promise.all([1, 2, 3].flatMap((k) => [local(['reporting-lines', 'add', `x${k}`, `y${k}`]), local(['reporting-lines', 'add', `y${k}`, `x${k}`])]));
+    for (let k = 0; k < 3; k++) {
+      expect([runs[2 * k]!.code, runs[2 * k + 1]!.code].sort(), `pair ${k + 1}: ${runs[2 * k]!.stderr} ${runs[2 * k + 1]!.stderr}`).toEqual([0, 6]);
+    }
+  });
+
   it('a loop is refused with exit 6 and named', async () => {
     expect((await local(['reporting-lines', 'add', 'm', 'r'])).code).toBe(0);
     const loop = await local(['reporting-lines', 'add', 'r', 'm']);

@@ -10,11 +10,16 @@ import { insertModule } from '../../store/courses.js';
 import { insertLesson } from '../../store/lessons.js';
 import type { TemplateValue } from '../../store/rows.js';
 import { getTemplate, listTemplates, putTemplate } from '../../store/templates.js';
+import { getUser } from '../../store/users.js';
 import type { AppDeps, Caller } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { createCourseRecord } from './courses.js';
 
 type Update = z.infer<typeof TemplateUpdate>;
+
+function requireOwnerExists(store: Store, owner: { kind: string; userId?: string } | undefined): void {
+  if (owner?.kind === 'user' && !getUser(store, owner.userId!)) throw new AppError('not-found', `User ${JSON.stringify(owner.userId)} was not found.`);
+}
 
 /** Apply a PATCH: given top-level fields replace; modules keep placement by key. Owner changes are for admins. */
 function applyUpdate(store: Store, caller: Caller, id: string, patch: Update, now: string): TemplateValue {
@@ -23,6 +28,7 @@ function applyUpdate(store: Store, caller: Caller, id: string, patch: Update, no
   if (patch.owner !== undefined && !caller.user.admin && JSON.stringify(patch.owner) !== JSON.stringify(before.owner)) {
     throw new AppError('forbidden', 'Only admins may change the owner of a template.');
   }
+  requireOwnerExists(store, patch.owner);
   const next: TemplateValue = {
     ...before,
     ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -71,6 +77,7 @@ export const templatesRoutes: RouteModule = [
       const owner = body.owner ?? (user.admin ? { kind: 'institution' as const } : { kind: 'user' as const, userId: user.id });
       if (!user.admin && !(owner.kind === 'user' && owner.userId === user.id)) throw new AppError('forbidden', 'Only admins may create templates owned by the institution or by someone else.');
       return deps.store.tx(() => {
+        requireOwnerExists(deps.store, owner);
         const id = body.id ?? deps.ids.next('tpl');
         if (getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
         return putTemplate(deps.store, {
