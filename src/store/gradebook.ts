@@ -2,19 +2,13 @@
  * Gradebook reads shaped for the grading engine (published items, submissions of the
  * course's students) and the final-grade overrides with their append-only history.
  */
+import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 import { type FinalGradeHistoryValue, type FinalGradeValue, finalGradeFromRow, finalGradeHistoryFromRow, type Row } from './rows.js';
 
-export interface GradeItemRow {
-  id: string;
-  title: string;
-  categoryId: string | null;
-  points: number;
-  dueAt: string | null;
-  moduleId: string;
-  modulePosition: number;
-  position: number;
-}
+// The grading engine's input shapes: the store returns exactly what computeCourseGrades takes.
+export type GradeItemRow = GradeItem;
+export type GradeSubmissionRow = GradeSubmission;
 
 /** The course's published assignments, in course item order. */
 export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
@@ -27,15 +21,6 @@ export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
        ORDER BY m.position, m.id, a.position, a.id`,
     )
     .all(courseId) as GradeItemRow[];
-}
-
-export interface GradeSubmissionRow {
-  assignmentId: string;
-  studentId: string;
-  attempt: number;
-  submittedAt: string;
-  score: number | null;
-  releasedAt: string | null;
 }
 
 /**
