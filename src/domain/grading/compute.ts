@@ -5,8 +5,9 @@
  * to JS numbers once, at the end.
  */
 import { chooseDrops } from './drops.js';
-import { decimalsOf, type Fraction, roundHalfUp, toUnits, toUnitsBig, unitsToDecimalString } from './exact.js';
+import { decimalsOf, roundTenths, toUnits, toUnitsBig, unitsToDecimalString, weightedCoursePercent } from './exact.js';
 import { letterFor } from './letters.js';
+import { recordsFromSubmissions, type SubmissionRecords } from './records.js';
 import type { CategoryResult, CourseGrades, GradebookSetup, GradeItem, GradeStudent, GradeSubmission, ItemResult, ItemStatus, StudentGrades } from './types.js';
 
 export interface GradeInput {
@@ -14,9 +15,11 @@ export interface GradeInput {
   items: GradeItem[];
   students: GradeStudent[];
   /** Any iterable; each element is read once and not kept (a reused object is fine). */
-  submissions: Iterable<GradeSubmission>;
+  submissions?: Iterable<GradeSubmission>;
+  /** Or the submissions of record already folded (students x items, in the order given here). */
+  records?: SubmissionRecords;
   now: string;
-  /** A student's own view: only grades with releasedAt count (others are pending). */
+  /** A student's own view: only grades with releasedAt count (others are pending). Applies to `submissions`. */
   releasedOnly?: boolean;
   /** Include per-item detail (`items`) for each student. */
   detail?: boolean;
@@ -35,32 +38,23 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
   const { setup } = input;
   const ordered = [...input.items].sort(courseOrder);
   const inputIndex = new Map(input.items.map((it, i) => [it.id, i]));
-  const itemIndex = new Map(ordered.map((it, i) => [it.id, i]));
   const nItems = ordered.length;
   const catIndex = new Map(setup.categories.map((c, i) => [c.id, i]));
   const itemCat = ordered.map((it) => (it.categoryId !== null && catIndex.has(it.categoryId) ? catIndex.get(it.categoryId)! : -1));
 
-  // --- submissions of record ----------------------------------------------------------
-  const studentIndex = new Map(input.students.map((s, i) => [s.id, i]));
-  const cells = input.students.length * nItems;
-  const bestAttempt = new Int32Array(cells);
-  const bestScore = new Float64Array(cells);
-  const bestAt = new Float64Array(cells);
-  const anySubmission = new Uint8Array(cells);
+  // --- submissions of record (cells indexed by input item order) ----------------------
+  const records =
+    input.records ?? recordsFromSubmissions(input.items.map((it) => it.id), input.students.map((s) => s.id), input.submissions ?? [], input.releasedOnly);
+  if (records.nItems !== input.items.length || records.any.length !== input.students.length * input.items.length) {
+    throw new Error('records do not match the items and students given');
+  }
+  const ordToIn = ordered.map((it) => inputIndex.get(it.id)!);
   let k = 0; // decimal places of the common unit
   for (const it of ordered) k = Math.max(k, decimalsOf(it.points));
-  for (const sub of input.submissions) {
-    const si = studentIndex.get(sub.studentId);
-    const ii = itemIndex.get(sub.assignmentId);
-    if (si === undefined || ii === undefined) continue;
-    const c = si * nItems + ii;
-    anySubmission[c] = 1;
-    const graded = sub.score !== null && (!input.releasedOnly || sub.releasedAt !== null);
-    if (graded && sub.attempt > bestAttempt[c]!) {
-      bestAttempt[c] = sub.attempt;
-      bestScore[c] = sub.score!;
-      bestAt[c] = Date.parse(sub.submittedAt);
-      k = Math.max(k, decimalsOf(sub.score!));
+  for (let c = 0; c < records.attempt.length; c++) {
+    if (records.attempt[c]! > 0) {
+      const sc = records.score[c]!;
+      if (!Number.isInteger(sc)) k = Math.max(k, decimalsOf(sc));
     }
   }
   if (setup.mode === 'points' && setup.extraCredit.courseCapPoints !== null) k = Math.max(k, decimalsOf(setup.extraCredit.courseCapPoints));
@@ -87,36 +81,42 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
   const courseCapM = setup.mode === 'points' && setup.extraCredit.courseCapPoints !== null ? toUnits(setup.extraCredit.courseCapPoints, k) * F : null;
   // M is 10^k, times 100 * 10^kp with late deductions: a power of ten, so units -> decimal is exact.
   const unitDigits = k + (latePossible ? 2 + kp : 0);
-  const pow = 10 ** unitDigits;
-  // An exact integer over a power of ten: one correctly rounded division gives the same
-  // double as parsing the decimal text.
-  const toNumber = (units: number | bigint) =>
-    typeof units === 'number' && Number.isSafeInteger(units) && unitDigits <= 22 ? units / pow : Number(unitsToDecimalString(units, unitDigits));
+  const toNumber = (units: number) => decimalNumber(units, unitDigits);
 
   const nCats = setup.categories.length;
+  // Ordered item indexes of each category, built once for every student.
+  const catItems: number[][] = setup.categories.map(() => []);
+  for (let ii = 0; ii < nItems; ii++) if (itemCat[ii]! >= 0) catItems[itemCat[ii]!]!.push(ii);
+  const detailed = input.detail === true;
   const students: StudentGrades[] = [];
   const statuses: ItemStatus[] = new Array(nItems);
   const effM = new Float64Array(nItems);
   const counted = new Uint8Array(nItems);
   const missingZero = new Uint8Array(nItems);
-  const lateInfo: ({ periods: number; deduction: number } | null)[] = new Array(nItems);
+  const latePeriods = new Int32Array(nItems); // 0: not late
+  const dropped = new Int8Array(nItems); // 0 kept, 1 lowest, 2 highest
+  // Each category's percentage as the exact fraction catNum / catDen (den 0: empty).
+  const catNum: (number | bigint)[] = new Array(nCats);
+  const catDen: (number | bigint)[] = new Array(nCats);
 
   for (let si = 0; si < input.students.length; si++) {
     const student = input.students[si]!;
+    const base = si * records.nItems;
     // per item
     for (let ii = 0; ii < nItems; ii++) {
-      const c = si * nItems + ii;
+      const c = base + ordToIn[ii]!;
       const P = pointsU[ii]!;
       counted[ii] = 0;
       missingZero[ii] = 0;
-      lateInfo[ii] = null;
+      latePeriods[ii] = 0;
+      dropped[ii] = 0;
       effM[ii] = 0;
-      if (bestAttempt[c]! > 0) {
-        const scoreU = toUnits(bestScore[c]!, k);
+      if (records.attempt[c]! > 0) {
+        const scoreU = toUnits(records.score[c]!, k);
         let eff = scoreU * F;
         const due = dueMs[ii]!;
         const cat = itemCat[ii]! >= 0 ? setup.categories[itemCat[ii]!]! : null;
-        const lateMs = due === null ? 0 : bestAt[c]! - due;
+        const lateMs = due === null ? 0 : records.submittedMs[c]! - due;
         if (late.enabled && cat?.lateApplies && due !== null && lateMs > graceMs) {
           let n = Math.ceil(lateMs / periodMs);
           if (late.maxPeriods !== null && n > late.maxPeriods) {
@@ -125,20 +125,20 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
               statuses[ii] = 'missing';
               counted[ii] = 1;
               missingZero[ii] = 1;
-              lateInfo[ii] = { periods: n, deduction: toNumber(eff) };
+              latePeriods[ii] = n;
               continue;
             }
             n = late.maxPeriods;
           }
           const basisU = late.basis === 'possible' ? P : scoreU;
           const d = latePossible ? pctInt * n * basisU : 0;
+          latePeriods[ii] = n;
           eff = Math.max(0, eff - d);
-          lateInfo[ii] = { periods: n, deduction: toNumber(scoreU * F - eff) };
         }
         statuses[ii] = 'graded';
         effM[ii] = eff;
         counted[ii] = 1;
-      } else if (anySubmission[c]) {
+      } else if (records.any[c]) {
         statuses[ii] = 'pending';
       } else if (P > 0 && dueMs[ii] !== null && nowMs > dueMs[ii]! + graceMs) {
         statuses[ii] = 'missing';
@@ -150,11 +150,8 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
         statuses[ii] = 'not-due';
       }
     }
-
     // per category
-    const catResults: CategoryResult[] = [];
-    const catFractions: (Fraction | null)[] = [];
-    const dropped: ('lowest' | 'highest' | null)[] = new Array(nItems).fill(null);
+    const catResults: CategoryResult[] = new Array(nCats);
     let sumE = 0;
     let sumQ = 0;
     let sumX = 0;
@@ -162,100 +159,95 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
       const cat = setup.categories[ci]!;
       const regular: number[] = [];
       let x = 0;
-      for (let ii = 0; ii < nItems; ii++) {
-        if (itemCat[ii] !== ci || !counted[ii]) continue;
+      for (const ii of catItems[ci]!) {
+        if (!counted[ii]) continue;
         if (pointsU[ii] === 0) x += effM[ii]!;
         else regular.push(ii);
       }
-      const s = regular.map((ii) => effM[ii]!);
-      const p = regular.map((ii) => pointsU[ii]! * F);
-      const droppable = regular.map((ii) => !(missingZero[ii] && !setup.missing.droppable));
       const N = regular.length;
-      const nD = droppable.filter(Boolean).length;
+      let nD = 0;
+      for (const ii of regular) if (!(missingZero[ii] && !setup.missing.droppable)) nD++;
       const K = cat.drop.keepAtLeast;
       const l = Math.max(0, Math.min(cat.drop.lowest, N - K, nD));
       const h = Math.max(0, Math.min(cat.drop.highest, N - K - l, nD - l));
+      if (l > 0 || h > 0) {
+        const s = regular.map((ii) => effM[ii]!);
+        const p = regular.map((ii) => pointsU[ii]! * F);
+        const droppable = regular.map((ii) => !(missingZero[ii] && !setup.missing.droppable));
+        const choice = chooseDrops({ s, p, droppable, x, cap: catCap, lowest: l, highest: h });
+        for (const i of choice.lowest) dropped[regular[i]!] = 1;
+        for (const i of choice.highest) dropped[regular[i]!] = 2;
+      }
       let keptE = 0;
       let keptQ = 0;
-      const cap = catCap && { num: catCap.num, den: catCap.den };
-      const choice = l > 0 || h > 0 ? chooseDrops({ s, p, droppable, x, cap, lowest: l, highest: h }) : { lowest: [], highest: [] };
-      const gone = new Set<number>();
-      for (const i of choice.lowest) {
-        gone.add(i);
-        dropped[regular[i]!] = 'lowest';
+      for (const ii of regular) {
+        if (dropped[ii]) continue;
+        keptE += effM[ii]!;
+        keptQ += pointsU[ii]! * F;
       }
-      for (const i of choice.highest) {
-        gone.add(i);
-        dropped[regular[i]!] = 'highest';
-      }
-      for (let i = 0; i < N; i++) {
-        if (gone.has(i)) continue;
-        keptE += s[i]!;
-        keptQ += p[i]!;
-      }
-      // Extra credit after the category cap (weighted mode): exact fraction xNum / xDen.
-      let xNum = BigInt(x);
-      let xDen = 1n;
-      if (cap && x > 0) {
-        const byCap = BigInt(keptQ) * BigInt(cap.num);
-        const scaled = BigInt(x) * BigInt(cap.den);
-        xNum = scaled < byCap ? scaled : byCap;
-        xDen = BigInt(cap.den);
+      // Extra credit after the category cap (weighted mode): X' = min(X, Q * num / den),
+      // kept as the exact fraction xNum / xDen (den a power of ten).
+      let xNum = x;
+      let xDen = 1;
+      if (catCap && x > 0) {
+        xNum = Math.min(x * catCap.den, keptQ * catCap.num);
+        xDen = catCap.den;
       }
       const empty = keptQ === 0;
-      let fraction: Fraction | null = null;
-      if (!empty) fraction = { num: 100n * (BigInt(keptE) * xDen + xNum), den: BigInt(keptQ) * xDen };
-      catFractions.push(fraction);
-      catResults.push({
+      if (empty) {
+        catNum[ci] = 0;
+        catDen[ci] = 0;
+      } else {
+        const num = 100 * (keptE * xDen + xNum);
+        const den = keptQ * xDen;
+        if (Number.isSafeInteger(num) && Number.isSafeInteger(den) && Number.isSafeInteger(x * xDen)) {
+          catNum[ci] = num;
+          catDen[ci] = den;
+        } else {
+          const bx = catCap && x > 0 ? minBig(BigInt(x) * BigInt(catCap.den), BigInt(keptQ) * BigInt(catCap.num)) : BigInt(x);
+          catNum[ci] = 100n * (BigInt(keptE) * BigInt(xDen) + bx);
+          catDen[ci] = BigInt(keptQ) * BigInt(xDen);
+          xNum = Number(bx);
+        }
+      }
+      catResults[ci] = {
         categoryId: cat.id,
         name: cat.name,
         earned: toNumber(keptE),
         possible: toNumber(keptQ),
-        extraCredit: fractionToNumber({ num: xNum, den: xDen * BigInt(M) }),
-        percent: fraction ? roundHalfUp(fraction).value : null,
+        extraCredit: xNum === 0 ? 0 : decimalNumber(xNum, unitDigits + decimalsOfPowerOfTen(xDen)),
+        percent: empty ? null : roundTenths(catNum[ci]!, catDen[ci]!),
         empty,
-      });
+      };
       sumE += keptE;
       sumQ += keptQ;
       sumX += x;
     }
 
     // course
-    let course: Fraction | null = null;
-    if (weighted) {
-      let accN = 0n;
-      let accD = 1n;
-      let W = 0n;
-      for (let ci = 0; ci < nCats; ci++) {
-        const f = catFractions[ci];
-        if (!f) continue;
-        const w = weightInt[ci]!;
-        W += w;
-        accN = accN * f.den + w * f.num * accD;
-        accD *= f.den;
-      }
-      if (W > 0n) course = { num: accN, den: accD * (W < hundredW ? W : hundredW) };
-    } else if (sumQ > 0) {
+    let rounded: number | null = null;
+    if (weighted) rounded = weightedCoursePercent(catNum, catDen, weightInt, hundredW);
+    else if (sumQ > 0) {
       const x = courseCapM !== null && sumX > courseCapM ? courseCapM : sumX;
-      course = { num: 100n * (BigInt(sumE) + BigInt(x)), den: BigInt(sumQ) };
+      rounded = roundTenths(100 * (sumE + x), sumQ);
     }
-    const rounded = course ? roundHalfUp(course).value : null;
 
     const cellsOut: (number | null)[] = new Array(nItems);
-    const detail: ItemResult[] | undefined = input.detail ? [] : undefined;
+    const detail: ItemResult[] | undefined = detailed ? [] : undefined;
     for (let ii = 0; ii < nItems; ii++) {
       const value = statuses[ii] === 'graded' ? toNumber(effM[ii]!) : missingZero[ii] ? 0 : null;
-      cellsOut[inputIndex.get(ordered[ii]!.id)!] = value;
+      cellsOut[ordToIn[ii]!] = value;
       if (detail) {
-        const c = si * nItems + ii;
+        const c = base + ordToIn[ii]!;
+        const graded = records.attempt[c]! > 0;
         detail.push({
           itemId: ordered[ii]!.id,
           status: statuses[ii]!,
-          score: bestAttempt[c]! > 0 ? bestScore[c]! : null,
+          score: graded ? records.score[c]! : null,
           effectiveScore: value,
-          late: lateInfo[ii]!,
-          dropped: dropped[ii]!,
-          counted: counted[ii] === 1 && itemCat[ii]! >= 0 && dropped[ii] === null,
+          late: latePeriods[ii] ? { periods: latePeriods[ii]!, deduction: toNumber(toUnits(records.score[c]!, k) * F - effM[ii]!) } : null,
+          dropped: dropped[ii] === 1 ? 'lowest' : dropped[ii] === 2 ? 'highest' : null,
+          counted: counted[ii] === 1 && itemCat[ii]! >= 0 && dropped[ii] === 0,
         });
       }
     }
@@ -279,12 +271,17 @@ function capFraction(c: number): { num: number; den: number } {
   return { num: toUnits(c, d), den: 100 * 10 ** d };
 }
 
-/** A fraction whose denominator divides a power of ten, as an exact JS number. */
-function fractionToNumber(f: Fraction): number {
-  if (f.num === 0n) return 0;
-  for (let d = 0; d <= 30; d++) {
-    const scaled = f.num * 10n ** BigInt(d);
-    if (scaled % f.den === 0n) return Number(unitsToDecimalString(scaled / f.den, d));
-  }
-  return Number(f.num) / Number(f.den);
+const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** units / 10^digits as a JS number: one correctly rounded division equals parsing the decimal. */
+function decimalNumber(units: number | bigint, digits: number): number {
+  if (typeof units === 'number' && Number.isSafeInteger(units) && digits <= 22) return units / 10 ** digits;
+  return Number(unitsToDecimalString(units, digits));
+}
+
+/** log10 of a power of ten. */
+function decimalsOfPowerOfTen(p: number): number {
+  let d = 0;
+  for (let v = p; v > 1; v /= 10) d++;
+  return d;
 }

@@ -52,10 +52,14 @@ export function chooseDrops(input: DropInput): DropChoice {
   const bound = (sumS + input.x + sumP + 1) * capScale;
   // Products of two such quantities must stay exact in doubles; otherwise use BigInt.
   const arith = bound * bound * 4 < Number.MAX_SAFE_INTEGER ? NUM : BIG;
-  return choose(arith as Arith<number | bigint>, input, sumS, sumP);
+  // Dinkelbach's products are e * p_i and q * s_i with e <= sumS + x and q <= sumP: exact
+  // in doubles under this (smaller) bound, which the cap's scale does not enter.
+  const plain = sumS + input.x + sumP + 1;
+  const exactInDoubles = plain * plain * 2 < Number.MAX_SAFE_INTEGER;
+  return choose(arith as Arith<number | bigint>, input, sumS, sumP, exactInDoubles);
 }
 
-function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number): DropChoice {
+function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number, exactInDoubles: boolean): DropChoice {
   const { s, p, droppable, lowest, highest } = input;
   const D: number[] = [];
   for (let i = 0; i < s.length; i++) if (droppable[i]) D.push(i);
@@ -87,7 +91,7 @@ function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number): D
   let low: number[];
   if (lowest <= 0 || D.length === 0) low = [];
   else if (useEnumeration) low = enumerateBest(D, lowest, true, (r) => ratio(r), (a, b) => cmpRatio(a, b));
-  else low = dinkelbach(A, D, s, p, sumS, sumP, input.x, lowest, true);
+  else low = exactInDoubles ? dinkelbachExact(D, s, p, sumS, sumP, input.x, lowest, true) : dinkelbach(A, D, s, p, sumS, sumP, input.x, lowest, true);
 
   const lowSet = new Set(low);
   const rest = D.filter((i) => !lowSet.has(i));
@@ -103,7 +107,7 @@ function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number): D
     if (useEnumeration) {
       high = enumerateBest(rest, h, false, (r) => ratio([...low, ...r]), (a, b) => -cmpRatio(a, b));
     } else {
-      high = dinkelbach(A, rest, s, p, remS, remP, input.x, h, false);
+      high = exactInDoubles ? dinkelbachExact(rest, s, p, remS, remP, input.x, h, false) : dinkelbach(A, rest, s, p, remS, remP, input.x, h, false);
     }
   }
   return { lowest: low, highest: high };
@@ -142,6 +146,48 @@ function dinkelbach<T>(A: Arith<T>, D: number[], s: number[], p: number[], sumS:
     chosen = next;
   }
   return chosen;
+}
+
+/**
+ * dinkelbach() for values whose products are exact in doubles (checked by chooseDrops):
+ * the same iteration without BigInt or per-item objects, and a top-k selection instead of
+ * a sort. It runs for every category of every student, so this is the grading hot path.
+ */
+function dinkelbachExact(D: number[], s: number[], p: number[], sumS: number, sumP: number, x: number, k: number, maximise: boolean): number[] {
+  const v = new Float64Array(D.length);
+  let chosen: number[] = [];
+  for (let iter = 0; iter < 200; iter++) {
+    let e = sumS + x;
+    let q = sumP;
+    for (const i of chosen) {
+      e -= s[i]!;
+      q -= p[i]!;
+    }
+    for (let j = 0; j < D.length; j++) v[j] = e * p[D[j]!]! - q * s[D[j]!]!;
+    const next = selectBest(D, v, k, maximise);
+    if (sameList(next, chosen)) return next;
+    chosen = next;
+  }
+  return chosen;
+}
+
+/**
+ * The k best of D by v (largest first when maximising, and then only v >= 0; smallest
+ * first otherwise), ties to the earlier item; returned in item order. D is in item order,
+ * so scanning it forward and inserting after equal values keeps the tie rule.
+ */
+function selectBest(D: number[], v: Float64Array, k: number, maximise: boolean): number[] {
+  const best: number[] = []; // positions in D, best first
+  for (let j = 0; j < D.length; j++) {
+    const vj = v[j]!;
+    if (maximise && vj < 0) continue;
+    let pos = best.length;
+    while (pos > 0 && (maximise ? v[best[pos - 1]!]! < vj : v[best[pos - 1]!]! > vj)) pos--;
+    if (pos >= k) continue;
+    best.splice(pos, 0, j);
+    if (best.length > k) best.pop();
+  }
+  return best.map((j) => D[j]!).sort((a, b) => a - b);
 }
 
 /** Exhaustive search with the tie rules; `better(a, b) > 0` when ratio a is preferred. */

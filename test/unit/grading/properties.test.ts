@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseDrops, chooseDropsBruteForce, computeCourseGrades, renderGradebookCsv } from '../../../src/domain/grading/index.js';
+import { roundTenths, weightedCoursePercent } from '../../../src/domain/grading/exact.js';
+import { chooseDrops, chooseDropsBruteForce, computeCourseGrades, renderGradebookCsv, roundHalfUp } from '../../../src/domain/grading/index.js';
 import { item, NOW, setupWith, sub } from './fixtures.js';
 
 const dropInput = fc
@@ -46,6 +47,60 @@ describe('grading properties', () => {
     const subs = c.points.flatMap((_, i) => (c.scores[i] === null ? [] : [sub(`i${i}`, c.scores[i]!)]));
     return { setup, items, subs };
   };
+
+  it('large scaled values take the BigInt drop path and choose the same drops as small ones', () => {
+    fc.assert(fc.property(dropInput, (input) => {
+      const scale = 10_000_000; // pushes the bounds past 2^53 / 4: the generic BigInt Dinkelbach runs
+      const big = { ...input, s: input.s.map((v) => v * scale), p: input.p.map((v) => v * scale), x: input.x * scale };
+      expect(chooseDrops(big)).toEqual(chooseDrops(input));
+    }));
+  });
+
+  it('rounding to tenths in doubles equals the BigInt rounding, boundaries included', () => {
+    const nearBoundary = fc.record({ den: fc.integer({ min: 1, max: 10 ** 9 }), tenths: fc.integer({ min: 0, max: 20_000 }), off: fc.integer({ min: -2, max: 2 }) })
+      // num/den = (tenths + 0.5) / 10 exactly, give or take a unit
+      .map(({ den, tenths, off }) => ({ num: Math.max(0, ((2 * tenths + 1) * den) / 20 + off), den }))
+      .filter(({ num }) => Number.isInteger(num));
+    const anyPair = fc.record({ num: fc.maxSafeNat(), den: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) });
+    fc.assert(fc.property(fc.oneof(nearBoundary, anyPair), ({ num, den }) => {
+      expect(roundTenths(num, den)).toBe(roundHalfUp({ num: BigInt(num), den: BigInt(den) }).value);
+    }), { numRuns: 2000 });
+    expect(roundTenths(8995, 100)).toBe(90); // 89.95 -> 90.0
+    expect(roundTenths(89949999, 1_000_000)).toBe(89.9);
+  });
+
+  it('the weighted course percentage equals the all-BigInt sum, near rounding boundaries too', () => {
+    const category = fc.record({
+      num: fc.bigInt({ min: 0n, max: 10n ** 12n }), den: fc.bigInt({ min: 1n, max: 10n ** 10n }), weight: fc.bigInt({ min: 0n, max: 5000n }), empty: fc.boolean(),
+    });
+    const reference = (cats: { num: bigint; den: bigint; weight: bigint; empty: boolean }[], hundredW: bigint) => {
+      let n = 0n;
+      let d = 1n;
+      let W = 0n;
+      for (const c of cats) {
+        if (c.empty) continue;
+        W += c.weight;
+        n = n * c.den + c.weight * c.num * d;
+        d *= c.den;
+      }
+      return W > 0n ? roundHalfUp({ num: n, den: d * (W < hundredW ? W : hundredW) }).value : null;
+    };
+    const run = (cats: { num: bigint; den: bigint; weight: bigint; empty: boolean }[]) => {
+      const nums = cats.map((c) => (c.empty ? 0 : c.num <= 2n ** 40n ? Number(c.num) : c.num));
+      const dens = cats.map((c) => (c.empty ? 0 : c.den <= 2n ** 40n ? Number(c.den) : c.den));
+      return weightedCoursePercent(nums, dens, cats.map((c) => c.weight), 1000n);
+    };
+    fc.assert(fc.property(fc.array(category, { minLength: 1, maxLength: 6 }), (cats) => {
+      expect(run(cats)).toBe(reference(cats, 1000n));
+    }), { numRuns: 2000 });
+    // Exactly on a boundary: weights 60/40 (tenths of a percent units: 600/400 of 1000) of 89.9% and 90.025% = 89.95 -> 90.0
+    const onBoundary = [
+      { num: 8990n, den: 100n, weight: 600n, empty: false },
+      { num: 90025n, den: 1000n, weight: 400n, empty: false },
+    ];
+    expect(reference(onBoundary, 1000n)).toBe(90);
+    expect(run(onBoundary)).toBe(90);
+  });
 
   it('item order does not change any grade', () => {
     fc.assert(fc.property(course, (c) => {
