@@ -2,13 +2,12 @@
  * Gradebook reads shaped for the grading engine (published items, submissions of the
  * course's students) and the final-grade overrides with their append-only history.
  */
-import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
+import type { GradeItem } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 import { type FinalGradeHistoryValue, type FinalGradeValue, finalGradeFromRow, finalGradeHistoryFromRow, type Row } from './rows.js';
 
-// The grading engine's input shapes: the store returns exactly what computeCourseGrades takes.
+// The grading engine's input shape: the store returns exactly what computeCourseGrades takes.
 export type GradeItemRow = GradeItem;
-export type GradeSubmissionRow = GradeSubmission;
 
 /** The course's published assignments, in course item order. */
 export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
@@ -21,33 +20,6 @@ export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
        ORDER BY m.position, m.id, a.position, a.id`,
     )
     .all(courseId) as GradeItemRow[];
-}
-
-/**
- * Submissions to the course's published assignments, streamed. This runs for millions of
- * rows in the large-gradebook benchmark, so rows come back as arrays and are handed out
- * through ONE reused object: a consumer must copy what it needs before the next step
- * (computeCourseGrades does).
- */
-export function* courseSubmissions(store: Store, courseId: string): Generator<GradeSubmissionRow> {
-  const rows = store
-    .stmt(
-      `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
-       FROM submissions s JOIN assignments a ON a.id = s.assignment_id
-       WHERE a.course_id = ? AND a.status = 'published'`,
-    )
-    .raw(true)
-    .iterate(courseId) as IterableIterator<[string, string, number, string, number | null, string | null]>;
-  const out: GradeSubmissionRow = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null, releasedAt: null };
-  for (const r of rows) {
-    out.assignmentId = r[0];
-    out.studentId = r[1];
-    out.attempt = r[2];
-    out.submittedAt = r[3];
-    out.score = r[4];
-    out.releasedAt = r[5];
-    yield out;
-  }
 }
 
 export function getFinalGrade(store: Store, courseId: string, studentId: string): FinalGradeValue | null {

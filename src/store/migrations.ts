@@ -219,6 +219,51 @@ UPDATE submissions SET score = json_extract(grade, '$.score'), released_at = jso
 CREATE INDEX submissions_grading ON submissions(assignment_id, student_id, attempt, submitted_at, score, released_at);
 `,
   },
+  {
+    version: 3,
+    name: 'grade cells: submissions of record cached per course and student',
+    // Reading two million submission rows one by one costs seconds in any SQLite binding;
+    // one packed row per (course, student) costs milliseconds. Triggers drop a cached row
+    // whenever something it was built from changes, so no write path can leave it stale;
+    // the read path rebuilds what is missing (store/grade-cells.ts).
+    sql: `
+CREATE TABLE grade_slots (
+  slot INTEGER PRIMARY KEY AUTOINCREMENT,
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  assignment_id TEXT NOT NULL,
+  UNIQUE (course_id, assignment_id)
+);
+INSERT INTO grade_slots (course_id, assignment_id) SELECT course_id, id FROM assignments ORDER BY course_id, id;
+CREATE TABLE grade_cells (
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  student_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  data BLOB NOT NULL,
+  PRIMARY KEY (course_id, student_id)
+);
+CREATE TRIGGER grade_slots_assignment_insert AFTER INSERT ON assignments BEGIN
+  INSERT OR IGNORE INTO grade_slots (course_id, assignment_id) VALUES (NEW.course_id, NEW.id);
+END;
+-- A retired slot is never reused (AUTOINCREMENT), so cached entries under it just stop counting.
+CREATE TRIGGER grade_slots_assignment_delete AFTER DELETE ON assignments BEGIN
+  DELETE FROM grade_slots WHERE course_id = OLD.course_id AND assignment_id = OLD.id;
+END;
+CREATE TRIGGER grade_slots_assignment_move AFTER UPDATE OF id, course_id ON assignments BEGIN
+  DELETE FROM grade_slots WHERE course_id = OLD.course_id AND assignment_id = OLD.id;
+  INSERT OR IGNORE INTO grade_slots (course_id, assignment_id) VALUES (NEW.course_id, NEW.id);
+  DELETE FROM grade_cells WHERE course_id = NEW.course_id AND student_id IN (SELECT student_id FROM submissions WHERE assignment_id = NEW.id);
+END;
+CREATE TRIGGER grade_cells_submission_insert AFTER INSERT ON submissions BEGIN
+  DELETE FROM grade_cells WHERE student_id = NEW.student_id AND course_id = (SELECT course_id FROM assignments WHERE id = NEW.assignment_id);
+END;
+CREATE TRIGGER grade_cells_submission_update AFTER UPDATE OF assignment_id, student_id, attempt, submitted_at, score, released_at ON submissions BEGIN
+  DELETE FROM grade_cells WHERE student_id = OLD.student_id AND course_id = (SELECT course_id FROM assignments WHERE id = OLD.assignment_id);
+  DELETE FROM grade_cells WHERE student_id = NEW.student_id AND course_id = (SELECT course_id FROM assignments WHERE id = NEW.assignment_id);
+END;
+CREATE TRIGGER grade_cells_submission_delete AFTER DELETE ON submissions BEGIN
+  DELETE FROM grade_cells WHERE student_id = OLD.student_id AND course_id = (SELECT course_id FROM assignments WHERE id = OLD.assignment_id);
+END;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

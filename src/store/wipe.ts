@@ -2,6 +2,7 @@ import type { Store } from './db.js';
 
 /** Children before parents, so foreign keys hold at every step. */
 const TABLES = [
+  'grade_cells', 'grade_slots',
   'final_grade_history', 'final_grades', 'gradebook_setups', 'findings', 'attestations', 'submissions', 'blocks', 'assignments',
   'lessons', 'modules', 'enrollments', 'certificates', 'reporting_lines', 'tokens', 'templates', 'rubrics', 'courses', 'users',
 ];

@@ -7,8 +7,9 @@ import { Id } from '../../schemas/common.js';
 import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
 import type { Store } from '../../store/db.js';
 import {
-  appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
+  appendFinalGradeHistory, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
 } from '../../store/gradebook.js';
+import { loadSubmissionRecords, studentCourseSubmissions } from '../../store/grade-cells.js';
 import { getGradebookSetup, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
@@ -22,14 +23,13 @@ function loadSetup(store: Store, courseId: string): SetupValue {
   return setup;
 }
 
-/** Everything the grading engine needs for one course at one instant. */
+/** Everything the grading engine needs for one course at one instant (the staff view). */
 export function gradingInput(store: Store, courseId: string) {
-  return {
-    setup: loadSetup(store, courseId),
-    items: publishedItems(store, courseId),
-    students: listStudents(store, courseId),
-    submissions: courseSubmissions(store, courseId),
-  };
+  const setup = loadSetup(store, courseId);
+  const items = publishedItems(store, courseId);
+  const students = listStudents(store, courseId);
+  const records = loadSubmissionRecords(store, courseId, items.map((it) => it.id), students.map((s) => s.id));
+  return { setup, items, students, records };
 }
 
 /** Open (not dismissed) setup checks: also read by readiness item 3.1. */
@@ -176,9 +176,11 @@ export const gradebookRoutes: RouteModule = [
     params: CourseParams,
     response: z.any().openapi('StudentGrades'),
     handler: ({ deps, params, granted }) => {
-      const input = gradingInput(deps.store, params.courseId);
-      const me = input.students.filter((s) => s.id === granted.caller.user.id);
-      const grades = computeCourseGrades({ ...input, students: me, now: deps.clock.now(), releasedOnly: true, detail: true });
+      const setup = loadSetup(deps.store, params.courseId);
+      const items = publishedItems(deps.store, params.courseId);
+      const me = listStudents(deps.store, params.courseId).filter((s) => s.id === granted.caller.user.id);
+      const submissions = studentCourseSubmissions(deps.store, params.courseId, granted.caller.user.id);
+      const grades = computeCourseGrades({ setup, items, students: me, submissions, now: deps.clock.now(), releasedOnly: true, detail: true });
       const { cells: _cells, ...mine } = grades.students[0]!;
       return { courseId: params.courseId, computedAt: deps.clock.now(), ...mine };
     },

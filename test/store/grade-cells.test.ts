@@ -1,0 +1,246 @@
+// The grade-cell cache (store/grade-cells.ts) against the plain fold of every submission:
+// whatever writes happen, in whatever order, reading through the cache must give exactly
+// the records the submissions give.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordsFromSubmissions, type SubmissionRecords } from '../../src/domain/grading/records.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { insertSubmission, writeGrade } from '../../src/store/submissions.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const ASSIGNMENTS = ['a0', 'a1', 'a2', 'a3'];
+const STUDENTS = ['s0', 's1', 's2'];
+
+function seed(store: Store, students = STUDENTS): void {
+  const db = store.db;
+  db.exec(`INSERT INTO users (id, name, email, admin) VALUES ('t', 'Teacher', NULL, 0);
+    INSERT INTO courses (id, title, created_at, updated_at)
+      VALUES ('c1', 'One', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'), ('c2', 'Two', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+    INSERT INTO modules (id, course_id, title, position) VALUES ('m1', 'c1', 'M1', 0), ('m2', 'c2', 'M2', 0);`);
+  const user = db.prepare("INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)");
+  const enrol = db.prepare("INSERT INTO enrollments (course_id, user_id, role) VALUES (?, ?, 'student')");
+  for (const s of students) {
+    user.run(s, `Student ${s}`);
+    enrol.run('c1', s);
+    enrol.run('c2', s);
+  }
+  for (const a of ASSIGNMENTS) addAssignment(store, a, 'c1');
+  addAssignment(store, 'b0', 'c2');
+}
+
+function addAssignment(store: Store, id: string, course: string): void {
+  const position = (store.db.prepare('SELECT count(*) AS n FROM assignments WHERE module_id = ?').get(course === 'c1' ? 'm1' : 'm2') as { n: number }).n;
+  store.db
+    .prepare(
+      `INSERT INTO assignments (id, module_id, course_id, title, position, status, published_at, due_at, points, submission_type, category_id, rubric)
+       VALUES (?, ?, ?, ?, ?, 'published', '2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', 10, 'text', NULL, '[]')`,
+    )
+    .run(id, course === 'c1' ? 'm1' : 'm2', course, id, position);
+}
+
+const publishedIds = (store: Store, course: string) =>
+  (store.db.prepare("SELECT id FROM assignments WHERE course_id = ? AND status = 'published' ORDER BY id").pluck().all(course) as string[]);
+const studentIds = (store: Store, course: string) =>
+  (store.db.prepare("SELECT user_id FROM enrollments WHERE course_id = ? AND role = 'student' ORDER BY user_id").pluck().all(course) as string[]);
+
+/** The records straight from the submissions table, no cache involved. */
+function directRecords(store: Store, items: string[], students: string[]): SubmissionRecords {
+  const rows = store.db
+    .prepare('SELECT assignment_id AS assignmentId, student_id AS studentId, attempt, submitted_at AS submittedAt, score, released_at AS releasedAt FROM submissions')
+    .all() as { assignmentId: string; studentId: string; attempt: number; submittedAt: string; score: number | null; releasedAt: string | null }[];
+  return recordsFromSubmissions(items, students, rows);
+}
+
+/** Records compare equal when every cell agrees (score and time only matter for a scored record). */
+function expectSameRecords(actual: SubmissionRecords, expected: SubmissionRecords): void {
+  expect(actual.nItems).toBe(expected.nItems);
+  expect([...actual.any]).toEqual([...expected.any]);
+  expect([...actual.attempt]).toEqual([...expected.attempt]);
+  for (let c = 0; c < actual.attempt.length; c++) {
+    if (expected.attempt[c]! > 0) {
+      expect(actual.score[c]).toBe(expected.score[c]);
+      expect(actual.submittedMs[c]).toBe(expected.submittedMs[c]);
+    }
+  }
+}
+
+function checkCourse(store: Store, course: string): void {
+  const items = publishedIds(store, course);
+  const students = studentIds(store, course);
+  expectSameRecords(loadSubmissionRecords(store, course, items, students), directRecords(store, items, students));
+}
+
+let nextId = 0;
+function submit(store: Store, assignmentId: string, studentId: string, score: number | null, released: boolean, minutes: number): void {
+  const attempt = (store.db.prepare('SELECT COALESCE(MAX(attempt), 0) + 1 AS n FROM submissions WHERE assignment_id = ? AND student_id = ?').get(assignmentId, studentId) as { n: number }).n;
+  insertSubmission(store, {
+    id: `sub${++nextId}`, assignmentId, studentId, attempt, state: score === null ? 'submitted' : 'graded', text: 'x', fileId: null, link: null,
+    submittedAt: new Date(Date.UTC(2026, 0, 20) + minutes * 60_000).toISOString(),
+    grade: score === null ? null : grade(score, released),
+  });
+}
+
+const grade = (score: number | null, released: boolean) => ({
+  score, criteria: [], feedback: '', feedbackOrigin: 'human' as const, feedbackProvenance: null, gradedBy: 't', gradedAt: '2026-02-02T00:00:00.000Z',
+  releasedAt: released ? '2026-02-03T00:00:00.000Z' : null,
+});
+
+type Op =
+  | { kind: 'submit'; a: number; s: number; score: number | null; released: boolean; minutes: number }
+  | { kind: 'regrade'; pick: number; score: number | null; released: boolean }
+  | { kind: 'delete-submission'; pick: number }
+  | { kind: 'delete-assignment'; a: number }
+  | { kind: 'recreate-assignment'; a: number }
+  | { kind: 'toggle-publish'; a: number }
+  | { kind: 'delete-student'; s: number }
+  | { kind: 'read' };
+
+const score = fc.option(fc.integer({ min: 0, max: 40 }).map((q) => q / 4), { nil: null });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('submit' as const), a: fc.nat(4), s: fc.nat(2), score, released: fc.boolean(), minutes: fc.integer({ min: -5000, max: 20000 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('regrade' as const), pick: fc.nat(), score, released: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-submission' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-assignment' as const), a: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('recreate-assignment' as const), a: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('toggle-publish' as const), a: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-student' as const), s: fc.nat(2) }) },
+  { weight: 3, arbitrary: fc.constant({ kind: 'read' as const }) },
+);
+
+function apply(store: Store, o: Op): void {
+  const pickSubmission = (pick: number) => {
+    const ids = store.db.prepare('SELECT id FROM submissions ORDER BY id').pluck().all() as string[];
+    return ids.length ? ids[pick % ids.length]! : null;
+  };
+  const exists = (table: string, id: string) => store.db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== undefined;
+  switch (o.kind) {
+    case 'submit': {
+      const a = o.a === 4 ? 'b0' : ASSIGNMENTS[o.a]!;
+      const s = STUDENTS[o.s]!;
+      if (exists('assignments', a) && exists('users', s)) submit(store, a, s, o.score, o.released, o.minutes);
+      break;
+    }
+    case 'regrade': {
+      const id = pickSubmission(o.pick);
+      if (id) writeGrade(store, id, 'graded', grade(o.score, o.released));
+      break;
+    }
+    case 'delete-submission': {
+      const id = pickSubmission(o.pick);
+      if (id) store.db.prepare('DELETE FROM submissions WHERE id = ?').run(id);
+      break;
+    }
+    case 'delete-assignment':
+      store.db.prepare('DELETE FROM assignments WHERE id = ?').run(ASSIGNMENTS[o.a]!);
+      break;
+    case 'recreate-assignment':
+      if (!exists('assignments', ASSIGNMENTS[o.a]!)) addAssignment(store, ASSIGNMENTS[o.a]!, 'c1');
+      break;
+    case 'toggle-publish':
+      store.db.prepare("UPDATE assignments SET status = CASE status WHEN 'published' THEN 'draft' ELSE 'published' END WHERE id = ?").run(ASSIGNMENTS[o.a]!);
+      break;
+    case 'delete-student':
+      store.db.prepare('DELETE FROM users WHERE id = ?').run(STUDENTS[o.s]!);
+      break;
+    case 'read':
+      checkCourse(store, 'c1');
+      checkCourse(store, 'c2');
+      break;
+  }
+}
+
+describe('grade cells', () => {
+  it('always read the same records as folding every submission, whatever was written in between', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
+        const store = openStore(':memory:');
+        try {
+          seed(store);
+          for (const o of ops) apply(store, o);
+          checkCourse(store, 'c1');
+          checkCourse(store, 'c2');
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are saved on the first read and dropped for exactly the student whose submission changes', () => {
+    const store = openStore(':memory:');
+    seed(store);
+    submit(store, 'a0', 's0', 7.5, true, 10);
+    submit(store, 'a1', 's1', null, false, 10);
+    const cells = () => store.db.prepare("SELECT student_id FROM grade_cells WHERE course_id = 'c1' ORDER BY student_id").pluck().all();
+    expect(cells()).toEqual([]);
+    checkCourse(store, 'c1');
+    expect(cells()).toEqual(['s0', 's1', 's2']);
+    writeGrade(store, (store.db.prepare("SELECT id FROM submissions WHERE student_id = 's1'").pluck().get() as string), 'graded', grade(9, false));
+    expect(cells()).toEqual(['s0', 's2']);
+    // A submission to another course's assignment leaves this course's cells alone.
+    submit(store, 'b0', 's0', 3, true, 0);
+    expect(cells()).toEqual(['s0', 's2']);
+    checkCourse(store, 'c1');
+    expect(cells()).toEqual(['s0', 's1', 's2']);
+    // A re-created assignment with the same id starts empty: the old submissions went with the old one.
+    store.db.prepare("DELETE FROM assignments WHERE id = 'a0'").run();
+    addAssignment(store, 'a0', 'c1');
+    const records = loadSubmissionRecords(store, 'c1', ['a0'], ['s0']);
+    expect([...records.any]).toEqual([0]);
+    store.close();
+  });
+
+  it('rebuild a mostly uncached large course in one pass with the same result', () => {
+    const store = openStore(':memory:');
+    const many = Array.from({ length: 620 }, (_, i) => `s${String(i).padStart(3, '0')}`);
+    seed(store, many);
+    store.tx(() => {
+      many.forEach((s, i) => {
+        for (const [j, a] of ASSIGNMENTS.entries()) if ((i + j) % 3 !== 0) submit(store, a, s, (i * 7 + j) % 11, i % 2 === 0, i - 300);
+        if (i % 5 === 0) submit(store, 'a1', s, 10, true, i); // a second attempt
+      });
+    });
+    checkCourse(store, 'c1');
+    expect(store.db.prepare("SELECT count(*) FROM grade_cells WHERE course_id = 'c1'").pluck().get()).toBe(620);
+    // Warm now: the same answer again from the cells alone.
+    checkCourse(store, 'c1');
+    store.close();
+  });
+
+  it('are built for a store migrated from schema 2, with slots for its existing assignments', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-cells-'));
+    dirs.push(dir);
+    const path = join(dir, 'v2.db');
+    const raw = new Database(path);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 2)) raw.exec(m.sql);
+    raw.pragma('user_version = 2');
+    raw.close();
+    // The rows a version-2 build would have written, in plain SQL (no store of that build exists here).
+    const v2 = new Database(path);
+    v2.exec(`INSERT INTO users (id, name, email, admin) VALUES ('s0', 'S', NULL, 0);
+      INSERT INTO courses (id, title, created_at, updated_at) VALUES ('c1', 'One', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+      INSERT INTO modules (id, course_id, title, position) VALUES ('m1', 'c1', 'M1', 0);
+      INSERT INTO enrollments (course_id, user_id, role) VALUES ('c1', 's0', 'student');
+      INSERT INTO assignments (id, module_id, course_id, title, position, status, published_at, due_at, points, submission_type, category_id, rubric)
+        VALUES ('a0', 'm1', 'c1', 'A', 0, 'published', NULL, NULL, 10, 'text', NULL, '[]');
+      INSERT INTO submissions (id, assignment_id, student_id, attempt, state, text, file_id, link, submitted_at, grade, score, released_at)
+        VALUES ('x1', 'a0', 's0', 1, 'graded', 'x', NULL, NULL, '2026-01-05T10:00:00.000Z', '{"score":8.5}', 8.5, NULL);`);
+    v2.close();
+    const store = openStore(path);
+    expect(store.db.prepare("SELECT assignment_id FROM grade_slots WHERE course_id = 'c1'").pluck().all()).toEqual(['a0']);
+    const r = loadSubmissionRecords(store, 'c1', ['a0'], ['s0']);
+    expect([r.any[0], r.attempt[0], r.score[0], r.submittedMs[0]]).toEqual([1, 1, 8.5, Date.parse('2026-01-05T10:00:00.000Z')]);
+    store.close();
+  });
+});
