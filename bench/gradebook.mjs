@@ -2,7 +2,7 @@
 // work. Times `coursebook gradebook export` through the CLI on a local store and reads the
 // child's peak RSS. Target (issue 3): under 2 s and under 500 MB on a 2-core machine.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -16,14 +16,21 @@ const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 10_000);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 200);
 const CATS = 5;
 const dir = mkdtempSync(join(tmpdir(), 'cb-bench-gb-'));
-const db = join(dir, 'big.db');
+// BENCH_DB=path keeps the generated store there and reuses it on the next run (for profiling).
+const keep = process.env.BENCH_DB;
+const db = keep ?? join(dir, 'big.db');
 
 let seed = 42;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 
-const t0 = performance.now();
-const store = openStore(db);
 const C = 'crs_big';
+const t0 = performance.now();
+const built = !(keep && existsSync(keep));
+if (built) buildStore();
+const setupMs = performance.now() - t0;
+
+function buildStore() {
+const store = openStore(db);
 importDataset(store, fixedClock('2026-11-22T00:00:00Z'), {
   coursebook: 1,
   users: [{ id: 'admin', name: 'Admin', admin: true }],
@@ -74,22 +81,32 @@ store.tx(() => {
 });
 store.db.pragma('wal_checkpoint(TRUNCATE)');
 store.close();
-const setupMs = performance.now() - t0;
+}
 
 const out = join(dir, 'grades.csv');
+// The first export after a bulk load builds the grade cells (one packed row per student,
+// store/grade-cells.ts); every later one reads them. Both are reported; the target is for
+// the steady state, where grading writes drop only the cells they touch.
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const times = [];
-let rssKb = 0;
-for (let r = 0; r < runs; r++) {
+const exportOnce = () => {
   const start = performance.now();
   const res = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, join(root, 'bin/coursebook'), '--db', db, 'gradebook', 'export', '--course', C, '--out', out], {
     encoding: 'utf8', env: { ...process.env, CI: '1' },
   });
-  times.push(performance.now() - start);
+  const ms = performance.now() - start;
   if (res.status !== 0) throw new Error(`export failed: ${res.stderr}`);
-  rssKb = Math.max(rssKb, Number(res.stderr.trim().split('\n').pop()));
-}
-times.sort((a, b) => a - b);
+  return { ms, rssKb: Number(res.stderr.trim().split('\n').pop()) };
+};
+const cold = built ? exportOnce() : null;
+const warm = Array.from({ length: runs }, exportOnce);
+const times = warm.map((r) => r.ms).sort((a, b) => a - b);
+const rssKb = Math.max(...warm.map((r) => r.rssKb));
 const csvMb = statSync(out).size / 1e6;
-console.log(`gradebook: ${STUDENTS} students x ${ITEMS} items, export through the CLI: median ${(times[Math.floor(times.length / 2)] / 1000).toFixed(2)} s (runs: ${times.map((t) => (t / 1000).toFixed(2)).join(', ')}), peak RSS ${(rssKb / 1024).toFixed(0)} MB, CSV ${csvMb.toFixed(1)} MB (store built in ${(setupMs / 1000).toFixed(1)} s)`);
-rmSync(dir, { recursive: true, force: true });
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+console.log(
+  `gradebook: ${STUDENTS} students x ${ITEMS} items, export through the CLI: median ${s(times[Math.floor(times.length / 2)])} (runs: ${times.map(s).join(', ')}), ` +
+    `peak RSS ${(rssKb / 1024).toFixed(0)} MB, CSV ${csvMb.toFixed(1)} MB` +
+    (cold ? `; first export after the bulk load (builds the grade cells) ${s(cold.ms)}, ${(cold.rssKb / 1024).toFixed(0)} MB` : '') +
+    ` (store built in ${(setupMs / 1000).toFixed(1)} s)`,
+);
+if (!keep) rmSync(dir, { recursive: true, force: true });
