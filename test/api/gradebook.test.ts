@@ -206,6 +206,25 @@ describe('grades and export', () => {
     );
   });
 
+  it('a later export sees every change since the last one (regrades, a new submission)', async () => {
+    svc = course();
+    const rows = async () => ((await svc.call('GET', '/courses/c1/gradebook/export', undefined, 'inst')).body.csv as string).split('\r\n');
+    expect((await rows())[2]).toBe('Sam Student,stu1,8,9,45,85.0,90.0,88.0,B+,,,88.0,B+');
+    // Regrade quiz 1 of Sam: 10 + 9 = 19/20 = 95%; 0.4 * 95 + 0.6 * 90 = 92.0 A-
+    expect((await svc.call('PUT', '/submissions/s1/grade', { score: 10 }, 'inst')).status).toBe(200);
+    expect((await rows())[2]).toBe('Sam Student,stu1,10,9,45,95.0,90.0,92.0,A-,,,92.0,A-');
+    // Tess's essay gets graded 40/50: 80%; 0.4 * 50 + 0.6 * 80 = 68.0 D+
+    expect((await svc.call('PUT', '/submissions/s5/grade', { score: 40 }, 'inst')).status).toBe(200);
+    expect((await rows())[3]).toBe('Tess Student,stu2,10,0,40,50.0,80.0,68.0,D+,,,68.0,D+');
+    // Tess submits quiz 2 (a new row): pending, so no longer a missing zero; quizzes 10/10 = 100%;
+    // 0.4 * 100 + 0.6 * 80 = 88.0 B+. Graded 6/10: quizzes 16/20 = 80%; 0.4 * 80 + 0.6 * 80 = 80.0 B-
+    const submitted = await svc.call('POST', '/assignments/a2/submissions', { text: 'late but here' }, 'stu2');
+    expect(submitted.status).toBe(201);
+    expect((await rows())[3]).toBe('Tess Student,stu2,10,,40,100.0,80.0,88.0,B+,,,88.0,B+');
+    expect((await svc.call('PUT', `/submissions/${submitted.body.id}/grade`, { score: 6 }, 'inst')).status).toBe(200);
+    expect((await rows())[3]).toBe('Tess Student,stu2,10,6,40,80.0,80.0,80.0,B-,,,80.0,B-');
+  });
+
   it('an override shows in the export without changing the calculated columns', async () => {
     svc = course();
     const set = await svc.call('PUT', '/courses/c1/gradebook/students/stu2/final', { reason: 'Medical', expectedVersion: 0, letter: 'D-', percent: null }, 'inst');
