@@ -54,7 +54,7 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
     // the course's submissions beats one query per student.
     const bulk = missing.length > 500 && missing.length * 2 > studentIds.length;
-    const folded = bulk ? recordsFromSubmissions(slotIds, missing.map((si) => studentIds[si]!), courseSubmissionsAnyStatus(store, courseId)) : null;
+    const folded = bulk ? recordsFromSubmissions(slotIds, missing.map((si) => studentIds[si]!), courseSubmissions(store, courseId)) : null;
     missing.forEach((si, m) => {
       const studentId = studentIds[si]!;
       const data = folded ? packCell(folded, m * slotIds.length, slotNumbers) : packCell(foldStudent(store, courseId, studentId, slotIds), 0, slotNumbers);
@@ -66,23 +66,26 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
   return records;
 }
 
-/** Submissions of one student to the course's assignments (any status), streamed through one reused object. */
-export function* studentCourseSubmissions(store: Store, courseId: string, studentId: string) {
-  const rows = store
-    .stmt(
-      `SELECT s.assignment_id, s.attempt, s.submitted_at, s.score, s.released_at
-       FROM submissions s JOIN assignments a ON a.id = s.assignment_id
-       WHERE s.student_id = ? AND a.course_id = ?`,
-    )
-    .raw(true)
-    .iterate(studentId, courseId) as IterableIterator<[string, number, string, number | null, string | null]>;
-  const out = { assignmentId: '', studentId, attempt: 0, submittedAt: '', score: null as number | null, releasedAt: null as string | null };
+/**
+ * Submissions to the course's assignments (any status), of one student or of all,
+ * streamed through one reused object: copy what you keep.
+ */
+export function* courseSubmissions(store: Store, courseId: string, studentId?: string) {
+  const sql = `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
+     FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE a.course_id = ?`;
+  const rows = (
+    studentId === undefined
+      ? store.stmt(sql).raw(true).iterate(courseId)
+      : store.stmt(`${sql} AND s.student_id = ?`).raw(true).iterate(courseId, studentId)
+  ) as IterableIterator<[string, string, number, string, number | null, string | null]>;
+  const out = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null as number | null, releasedAt: null as string | null };
   for (const r of rows) {
     out.assignmentId = r[0];
-    out.attempt = r[1];
-    out.submittedAt = r[2];
-    out.score = r[3];
-    out.releasedAt = r[4];
+    out.studentId = r[1];
+    out.attempt = r[2];
+    out.submittedAt = r[3];
+    out.score = r[4];
+    out.releasedAt = r[5];
     yield out;
   }
 }
@@ -109,28 +112,7 @@ function slotColumns(slots: Slots, itemIds: readonly string[]): Map<number, numb
 
 /** One student's submissions of record over the course's slots (the grading domain's rule). */
 function foldStudent(store: Store, courseId: string, studentId: string, slotIds: string[]): SubmissionRecords {
-  return recordsFromSubmissions(slotIds, [studentId], studentCourseSubmissions(store, courseId, studentId));
-}
-
-/** Every submission to the course's assignments (any status), streamed through one reused object. */
-function* courseSubmissionsAnyStatus(store: Store, courseId: string) {
-  const rows = store
-    .stmt(
-      `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
-       FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE a.course_id = ?`,
-    )
-    .raw(true)
-    .iterate(courseId) as IterableIterator<[string, string, number, string, number | null, string | null]>;
-  const out = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null as number | null, releasedAt: null as string | null };
-  for (const r of rows) {
-    out.assignmentId = r[0];
-    out.studentId = r[1];
-    out.attempt = r[2];
-    out.submittedAt = r[3];
-    out.score = r[4];
-    out.releasedAt = r[5];
-    yield out;
-  }
+  return recordsFromSubmissions(slotIds, [studentId], courseSubmissions(store, courseId, studentId));
 }
 
 /** Pack the records of one student (cells base .. base + slots) into a cell's bytes. */

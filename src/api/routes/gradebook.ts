@@ -9,7 +9,7 @@ import type { Store } from '../../store/db.js';
 import {
   appendFinalGradeHistory, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
 } from '../../store/gradebook.js';
-import { loadSubmissionRecords, studentCourseSubmissions } from '../../store/grade-cells.js';
+import { courseSubmissions, loadSubmissionRecords } from '../../store/grade-cells.js';
 import { getGradebookSetup, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
@@ -179,7 +179,7 @@ export const gradebookRoutes: RouteModule = [
       const setup = loadSetup(deps.store, params.courseId);
       const items = publishedItems(deps.store, params.courseId);
       const me = listStudents(deps.store, params.courseId).filter((s) => s.id === granted.caller.user.id);
-      const submissions = studentCourseSubmissions(deps.store, params.courseId, granted.caller.user.id);
+      const submissions = courseSubmissions(deps.store, params.courseId, granted.caller.user.id);
       const grades = computeCourseGrades({ setup, items, students: me, submissions, now: deps.clock.now(), releasedOnly: true, detail: true });
       const { cells: _cells, ...mine } = grades.students[0]!;
       return { courseId: params.courseId, computedAt: deps.clock.now(), ...mine };
