@@ -42,11 +42,9 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
   }
   if (cached.every((v) => v === 1)) return records;
 
-  store.tx(() => {
-    // Inside the write transaction: no submission can change between reading and saving.
+  const rebuild = (save: boolean) => {
     slots = courseSlots(store, courseId);
     columnOf = slotColumns(slots, itemIds);
-    const save = store.stmt('INSERT OR REPLACE INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?)');
     const missing: number[] = [];
     for (let si = 0; si < studentIds.length; si++) if (!cached[si]) missing.push(si);
     const slotIds = [...slots.byAssignment.keys()];
@@ -58,12 +56,26 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
     missing.forEach((si, m) => {
       const studentId = studentIds[si]!;
       const data = folded ? packCell(folded, m * slotIds.length, slotNumbers) : packCell(foldStudent(store, courseId, studentId, slotIds), 0, slotNumbers);
-      save.run(courseId, studentId, data);
+      if (save) store.stmt('INSERT OR REPLACE INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?)').run(courseId, studentId, data);
       clearRow(records, si * nItems);
       decodeCell(data, records, si * nItems, columnOf);
     });
-  });
+  };
+  try {
+    // Inside the write transaction: no submission can change between reading and saving.
+    store.tx(() => rebuild(true));
+  } catch (err) {
+    // A read-only store file, or a writer holding the lock past the busy timeout: the
+    // cells are only a cache, so answer from the submissions without saving them.
+    if (!isReadOnlyOrBusy(err)) throw err;
+    rebuild(false);
+  }
   return records;
+}
+
+function isReadOnlyOrBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY'));
 }
 
 /**

@@ -218,6 +218,26 @@ describe('grade cells', () => {
     store.close();
   });
 
+  it('are answered from the submissions, unsaved, when another writer holds the store', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-cells-'));
+    dirs.push(dir);
+    const path = join(dir, 'busy.db');
+    const store = openStore(path);
+    seed(store);
+    submit(store, 'a0', 's0', 7.5, true, 10);
+    submit(store, 'a2', 's1', 4, false, 10);
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    store.db.pragma('busy_timeout = 0');
+    checkCourse(store, 'c1');
+    other.exec('ROLLBACK');
+    other.close();
+    expect(store.db.prepare('SELECT count(*) FROM grade_cells').pluck().get()).toBe(0);
+    checkCourse(store, 'c1');
+    expect(store.db.prepare('SELECT count(*) FROM grade_cells').pluck().get()).toBe(3);
+    store.close();
+  });
+
   it('are built for a store migrated from schema 2, with slots for its existing assignments', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-cells-'));
     dirs.push(dir);
