@@ -18,6 +18,7 @@
  */
 import { emptyRecords, recordsFromSubmissions, type SubmissionRecords } from '../domain/grading/records.js';
 import type { Store } from './db.js';
+import { courseSubmissions } from './gradebook.js';
 
 const ENTRY_BYTES = 24;
 
@@ -47,8 +48,8 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
     columnOf = slotColumns(slots, itemIds);
     const missing: number[] = [];
     for (let si = 0; si < studentIds.length; si++) if (!cached[si]) missing.push(si);
-    const slotIds = [...slots.byAssignment.keys()];
-    const slotNumbers = [...slots.byAssignment.values()];
+    const slotIds = [...slots.keys()];
+    const slotNumbers = [...slots.values()];
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
     // the course's submissions beats one query per student.
     const bulk = missing.length > 500 && missing.length * 2 > studentIds.length;
@@ -78,52 +79,23 @@ function isReadOnlyOrBusy(err: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY'));
 }
 
-/**
- * Submissions to the course's assignments (any status), of one student or of all,
- * streamed through one reused object: copy what you keep.
- */
-export function* courseSubmissions(store: Store, courseId: string, studentId?: string) {
-  const sql = `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
-     FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE a.course_id = ?`;
-  const rows = (
-    studentId === undefined
-      ? store.stmt(sql).raw(true).iterate(courseId)
-      : store.stmt(`${sql} AND s.student_id = ?`).raw(true).iterate(courseId, studentId)
-  ) as IterableIterator<[string, string, number, string, number | null, string | null]>;
-  const out = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null as number | null, releasedAt: null as string | null };
-  for (const r of rows) {
-    out.assignmentId = r[0];
-    out.studentId = r[1];
-    out.attempt = r[2];
-    out.submittedAt = r[3];
-    out.score = r[4];
-    out.releasedAt = r[5];
-    yield out;
-  }
+/** assignment id -> slot, for every assignment of the course. */
+function courseSlots(store: Store, courseId: string): Map<string, number> {
+  return new Map(store.stmt('SELECT assignment_id, slot FROM grade_slots WHERE course_id = ?').raw(true).all(courseId) as [string, number][]);
 }
 
-interface Slots {
-  /** assignment id -> slot */
-  byAssignment: Map<string, number>;
-}
-
-function courseSlots(store: Store, courseId: string): Slots {
-  const rows = store.stmt('SELECT assignment_id, slot FROM grade_slots WHERE course_id = ?').raw(true).all(courseId) as [string, number][];
-  return { byAssignment: new Map(rows) };
-}
-
-/** slot -> column for the requested items; slots of other assignments map to -1. */
-function slotColumns(slots: Slots, itemIds: readonly string[]): Map<number, number> {
+/** slot -> column for the requested items; other assignments' slots are absent. */
+function slotColumns(slots: Map<string, number>, itemIds: readonly string[]): Map<number, number> {
   const columns = new Map<number, number>();
   itemIds.forEach((id, column) => {
-    const slot = slots.byAssignment.get(id);
+    const slot = slots.get(id);
     if (slot !== undefined) columns.set(slot, column);
   });
   return columns;
 }
 
 /** One student's submissions of record over the course's slots (the grading domain's rule). */
-function foldStudent(store: Store, courseId: string, studentId: string, slotIds: string[]): SubmissionRecords {
+function foldStudent(store: Store, courseId: string, studentId: string, slotIds: readonly string[]): SubmissionRecords {
   return recordsFromSubmissions(slotIds, [studentId], courseSubmissions(store, courseId, studentId));
 }
 
@@ -132,10 +104,7 @@ function packCell(r: SubmissionRecords, base: number, slotNumbers: number[]): Bu
   let n = 0;
   for (let c = 0; c < slotNumbers.length; c++) n += r.any[base + c]!;
   const data = Buffer.alloc(n * ENTRY_BYTES);
-  const score = new Float64Array(data.buffer, data.byteOffset, n);
-  const at = new Float64Array(data.buffer, data.byteOffset + 8 * n, n);
-  const slot = new Int32Array(data.buffer, data.byteOffset + 16 * n, n);
-  const attempt = new Int32Array(data.buffer, data.byteOffset + 20 * n, n);
+  const { score, at, slot, attempt } = cellViews(data, n);
   let j = 0;
   for (let c = 0; c < slotNumbers.length; c++) {
     if (!r.any[base + c]) continue;
@@ -152,11 +121,7 @@ function decodeCell(data: Buffer, into: SubmissionRecords, base: number, columnO
   const n = data.length / ENTRY_BYTES;
   if (n === 0) return;
   // Typed views need 8-byte alignment; a Buffer from the binding normally has it.
-  const bytes = data.byteOffset % 8 === 0 ? data : new Uint8Array(data);
-  const score = new Float64Array(bytes.buffer, bytes.byteOffset, n);
-  const at = new Float64Array(bytes.buffer, bytes.byteOffset + 8 * n, n);
-  const slot = new Int32Array(bytes.buffer, bytes.byteOffset + 16 * n, n);
-  const attempt = new Int32Array(bytes.buffer, bytes.byteOffset + 20 * n, n);
+  const { score, at, slot, attempt } = cellViews(data.byteOffset % 8 === 0 ? data : new Uint8Array(data), n);
   for (let j = 0; j < n; j++) {
     const column = columnOf.get(slot[j]!);
     if (column === undefined) continue;
@@ -166,6 +131,16 @@ function decodeCell(data: Buffer, into: SubmissionRecords, base: number, columnO
     into.score[c] = score[j]!;
     into.submittedMs[c] = at[j]!;
   }
+}
+
+/** The four arrays of a cell's layout over its bytes (8-byte aligned). */
+function cellViews(bytes: Uint8Array, n: number) {
+  return {
+    score: new Float64Array(bytes.buffer, bytes.byteOffset, n),
+    at: new Float64Array(bytes.buffer, bytes.byteOffset + 8 * n, n),
+    slot: new Int32Array(bytes.buffer, bytes.byteOffset + 16 * n, n),
+    attempt: new Int32Array(bytes.buffer, bytes.byteOffset + 20 * n, n),
+  };
 }
 
 function clearRow(r: SubmissionRecords, base: number): void {

@@ -2,7 +2,7 @@
  * Gradebook reads shaped for the grading engine (published items, submissions of the
  * course's students) and the final-grade overrides with their append-only history.
  */
-import type { GradeItem } from '../domain/grading/types.js';
+import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 import { type FinalGradeHistoryValue, type FinalGradeValue, finalGradeFromRow, finalGradeHistoryFromRow, type Row } from './rows.js';
 
@@ -20,6 +20,30 @@ export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
        ORDER BY m.position, m.id, a.position, a.id`,
     )
     .all(courseId) as GradeItemRow[];
+}
+
+/**
+ * Submissions to the course's assignments (any status), of one student or of all,
+ * streamed through one reused object: copy what you keep.
+ */
+export function* courseSubmissions(store: Store, courseId: string, studentId?: string): Generator<GradeSubmission> {
+  const sql = `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
+     FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE a.course_id = ?`;
+  const rows = (
+    studentId === undefined
+      ? store.stmt(sql).raw(true).iterate(courseId)
+      : store.stmt(`${sql} AND s.student_id = ?`).raw(true).iterate(courseId, studentId)
+  ) as IterableIterator<[string, string, number, string, number | null, string | null]>;
+  const out: GradeSubmission = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null, releasedAt: null };
+  for (const r of rows) {
+    out.assignmentId = r[0];
+    out.studentId = r[1];
+    out.attempt = r[2];
+    out.submittedAt = r[3];
+    out.score = r[4];
+    out.releasedAt = r[5];
+    yield out;
+  }
 }
 
 export function getFinalGrade(store: Store, courseId: string, studentId: string): FinalGradeValue | null {

@@ -7,9 +7,9 @@ import { Id } from '../../schemas/common.js';
 import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
 import type { Store } from '../../store/db.js';
 import {
-  appendFinalGradeHistory, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
+  appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
 } from '../../store/gradebook.js';
-import { courseSubmissions, loadSubmissionRecords } from '../../store/grade-cells.js';
+import { loadSubmissionRecords } from '../../store/grade-cells.js';
 import { getGradebookSetup, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';

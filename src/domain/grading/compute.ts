@@ -189,9 +189,11 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
       // kept as the exact fraction xNum / xDen (den a power of ten).
       let xNum = x;
       let xDen = 1;
+      let xDigits = 0;
       if (catCap && x > 0) {
         xNum = Math.min(x * catCap.den, keptQ * catCap.num);
         xDen = catCap.den;
+        xDigits = catCap.digits;
       }
       const empty = keptQ === 0;
       if (empty) {
@@ -200,7 +202,7 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
       } else {
         const num = 100 * (keptE * xDen + xNum);
         const den = keptQ * xDen;
-        if (Number.isSafeInteger(num) && Number.isSafeInteger(den) && Number.isSafeInteger(x * xDen)) {
+        if (Number.isSafeInteger(num) && Number.isSafeInteger(den)) {
           catNum[ci] = num;
           catDen[ci] = den;
         } else {
@@ -215,7 +217,7 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
         name: cat.name,
         earned: toNumber(keptE),
         possible: toNumber(keptQ),
-        extraCredit: xNum === 0 ? 0 : decimalNumber(xNum, unitDigits + decimalsOfPowerOfTen(xDen)),
+        extraCredit: xNum === 0 ? 0 : decimalNumber(xNum, unitDigits + xDigits),
         percent: empty ? null : roundTenths(catNum[ci]!, catDen[ci]!),
         empty,
       };
@@ -265,10 +267,10 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
   return { students: students.sort(byName) };
 }
 
-/** categoryCapPercent c as num/den with X' = min(X, Q * num / den) = min(X, c/100 * Q). */
-function capFraction(c: number): { num: number; den: number } {
+/** categoryCapPercent c as num/den with X' = min(X, Q * num / den) = min(X, c/100 * Q); den = 10^digits. */
+function capFraction(c: number): { num: number; den: number; digits: number } {
   const d = decimalsOf(c);
-  return { num: toUnits(c, d), den: 100 * 10 ** d };
+  return { num: toUnits(c, d), den: 100 * 10 ** d, digits: 2 + d };
 }
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -279,9 +281,3 @@ function decimalNumber(units: number | bigint, digits: number): number {
   return Number(unitsToDecimalString(units, digits));
 }
 
-/** log10 of a power of ten. */
-function decimalsOfPowerOfTen(p: number): number {
-  let d = 0;
-  for (let v = p; v > 1; v /= 10) d++;
-  return d;
-}

@@ -120,12 +120,7 @@ function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number, ex
 function dinkelbach<T>(A: Arith<T>, D: number[], s: number[], p: number[], sumS: number, sumP: number, x: number, k: number, maximise: boolean): number[] {
   let chosen: number[] = [];
   for (let iter = 0; iter < 200; iter++) {
-    let e = sumS + x;
-    let q = sumP;
-    for (const i of chosen) {
-      e -= s[i]!;
-      q -= p[i]!;
-    }
+    const [e, q] = remaining(chosen, s, p, sumS + x, sumP);
     const num = A.of(e);
     const den = A.of(q);
     // v_i is proportional to (q* p_i - s_i): positive means removing i raises the ratio.
@@ -157,12 +152,7 @@ function dinkelbachExact(D: number[], s: number[], p: number[], sumS: number, su
   const v = new Float64Array(D.length);
   let chosen: number[] = [];
   for (let iter = 0; iter < 200; iter++) {
-    let e = sumS + x;
-    let q = sumP;
-    for (const i of chosen) {
-      e -= s[i]!;
-      q -= p[i]!;
-    }
+    const [e, q] = remaining(chosen, s, p, sumS + x, sumP);
     for (let j = 0; j < D.length; j++) v[j] = e * p[D[j]!]! - q * s[D[j]!]!;
     const next = selectBest(D, v, k, maximise);
     if (sameList(next, chosen)) return next;
@@ -234,6 +224,15 @@ function combinations(n: number, k: number, atMost: boolean): number {
     if (total > ENUMERATION_LIMIT) return total;
   }
   return total;
+}
+
+/** Earned and possible left after removing `chosen` from totals e and q. */
+function remaining(chosen: number[], s: number[], p: number[], e: number, q: number): [number, number] {
+  for (const i of chosen) {
+    e -= s[i]!;
+    q -= p[i]!;
+  }
+  return [e, q];
 }
 
 const sameList = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i]);

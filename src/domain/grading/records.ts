@@ -24,7 +24,7 @@ export function emptyRecords(nStudents: number, nItems: number): SubmissionRecor
 }
 
 /** Fold one submission into cell c. `counts`: its score may be the record (scored, and released when that is required). */
-export function foldSubmission(r: SubmissionRecords, c: number, attempt: number, score: number | null, submittedMs: number, counts: boolean): void {
+function foldSubmission(r: SubmissionRecords, c: number, attempt: number, score: number | null, submittedMs: number, counts: boolean): void {
   r.any[c] = 1;
   if (counts && score !== null && attempt > r.attempt[c]!) {
     r.attempt[c] = attempt;
