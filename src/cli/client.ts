@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AppError, isErrorCode } from '../errors.js';
 import type { ApiClient, ApiResponse } from './command.js';
+import type { Env } from './io.js';
 
 /** The remote service could not be reached (exit 9). */
 export class UnreachableError extends Error {
@@ -34,7 +35,7 @@ function toResponse(status: number, text: string): ApiResponse {
 
 export const API_PREFIX = '/api/v1';
 
-export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultStorePath(env: Env): string {
   const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
   return join(base, 'coursebook', 'coursebook.db');
 }

@@ -1,3 +1,5 @@
+import type { Env, Io } from './io.js';
+
 /**
  * A command module (pnpm style): a small definition whose handler returns data and never
  * prints. The program wires options and arguments; render.ts decides how data is shown.
@@ -41,8 +43,13 @@ export interface Prompter {
 
 export interface CommandContext {
   client: ApiClient;
+  /** Everything outside the command's arguments (streams, env, files, editor, clock, signals). */
+  io: Io;
+  env: Env;
   /** True when prompts are allowed: stdin and stdout are TTYs, CI unset, no --no-input. */
   interactive: boolean;
+  /** Colour on stdout (a TTY, or FORCE_COLOR; never with NO_COLOR). */
+  color: boolean;
   prompt: Prompter;
   /** Progress and notes (stderr; no-op when stderr is not a TTY for progress). */
   note(message: string): void;
@@ -53,8 +60,20 @@ export interface CommandContext {
   /** A value the user must give: prompts when interactive, else a usage error naming the flag. */
   require(value: string | undefined, flag: string, question: string): Promise<string>;
   /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
-  globals: Record<string, unknown>;
+  globals: GlobalOptions;
   stdoutIsTTY: boolean;
+}
+
+/** The options every command inherits from `coursebook`. */
+export interface GlobalOptions {
+  db?: string;
+  memory?: boolean;
+  baseUrl?: string;
+  token?: string;
+  profile?: string;
+  as?: string;
+  json?: boolean;
+  input?: boolean;
 }
 
 export interface OptionDef {

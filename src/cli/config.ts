@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UsageError } from './command.js';
+import type { Env } from './io.js';
 
 /** Named settings (cli-and-serve.md): base URL, token, store path, acting user. */
 export interface Profile {
@@ -18,7 +20,7 @@ export interface ConfigFile {
 
 export const PROFILE_KEYS = ['baseUrl', 'token', 'db', 'as'] as const;
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: Env): string {
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'coursebook', 'config.json');
 }
@@ -36,7 +38,7 @@ export function readConfig(path: string): ConfigFile {
 /** Written atomically with mode 0600: it may hold tokens. */
 export function writeConfig(path: string, config: ConfigFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, path);

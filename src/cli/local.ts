@@ -2,11 +2,11 @@ import { createApp } from '../api/app.js';
 import { localAuthenticator } from '../api/auth.js';
 import type { Authenticator } from '../api/context.js';
 import { AppError } from '../errors.js';
-import { systemClock } from '../runtime/clock.js';
-import { randomIds } from '../runtime/ids.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Ids } from '../runtime/ids.js';
 import { openStore } from '../store/db.js';
 import { firstAdmin, getUser, insertUser } from '../store/users.js';
-import { defaultStorePath, ensureParentDir, inProcessClient } from './client.js';
+import { ensureParentDir, inProcessClient } from './client.js';
 import type { ApiClient } from './command.js';
 
 /**
@@ -14,8 +14,8 @@ import type { ApiClient } from './command.js';
  * admin (a `local` admin is created when the store has none), or `--as` user.
  * Import and dump never add a user: with no admin in the store they act as a transient one.
  */
-export function openLocalClient(options: { db: string | null; as?: string | undefined; persistActor: boolean; env: NodeJS.ProcessEnv }): { client: ApiClient; close: () => void } {
-  const path = options.db ?? defaultStorePath(options.env);
+export function openLocalClient(options: { db: string; as?: string | undefined; persistActor: boolean; clock: Clock; ids: Ids }): { client: ApiClient; close: () => void } {
+  const path = options.db;
   ensureParentDir(path);
   const store = openStore(path);
   let auth: Authenticator;
@@ -35,6 +35,6 @@ export function openLocalClient(options: { db: string | null; as?: string | unde
       auth = { authenticate: async () => ({ user: { id: 'local', name: 'Local admin', email: null, admin: true }, scopes: new Set(['*']), credential: { kind: 'local', id: 'local' } }) };
     }
   }
-  const app = createApp({ store, clock: systemClock(), ids: randomIds(), auth });
+  const app = createApp({ store, clock: options.clock, ids: options.ids, auth });
   return { client: inProcessClient(app), close: () => store.close() };
 }

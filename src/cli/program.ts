@@ -1,60 +1,20 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { Command, CommanderError } from 'commander';
 import { AppError, EXIT } from '../errors.js';
 import { COMMANDS } from '../commands/index.js';
-import { type ApiClient, type CommandContext, type CommandDef, UsageError } from './command.js';
+import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
-import { configPath, type Profile, readConfig } from './config.js';
+import { resolveBackend } from './backend.js';
 import { renderResult } from './render.js';
+import type { Io } from './io.js';
 import { makePrompter } from './prompt.js';
 
-export interface Io {
-  stdout: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
-  stderr: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
-  stdinIsTTY: boolean;
-  env: NodeJS.ProcessEnv;
-}
-
-export interface GlobalOptions {
-  db?: string;
-  memory?: boolean;
-  baseUrl?: string;
-  token?: string;
-  profile?: string;
-  as?: string;
-  json?: boolean;
-  input?: boolean;
-}
-
-/** Flags > environment > profile > default (cli-and-serve.md). */
-export function resolveBackend(g: GlobalOptions, env: NodeJS.ProcessEnv): { kind: 'remote'; baseUrl: string; token?: string } | { kind: 'local'; db: string | null; memory: boolean; as?: string } {
-  const profileName = g.profile ?? env.COURSEBOOK_PROFILE;
-  let profile: Profile = {};
-  if (profileName !== undefined || !(g.db || g.memory || g.baseUrl)) {
-    const config = readConfig(configPath(env));
-    const name = profileName ?? config.defaultProfile;
-    if (name !== undefined) {
-      const found = config.profiles[name];
-      if (!found && profileName !== undefined) throw new UsageError(`no profile named ${JSON.stringify(name)} (see coursebook config list)`);
-      profile = found ?? {};
-    }
-  }
-  const pick = <T>(...values: (T | undefined)[]): T | undefined => values.find((v) => v !== undefined && v !== '');
-  const localFlag = g.db !== undefined || g.memory === true;
-  const baseUrl = localFlag ? undefined : pick(g.baseUrl, env.COURSEBOOK_BASE_URL, profile.baseUrl);
-  if (baseUrl) {
-    const token = pick(g.token, env.COURSEBOOK_TOKEN, profile.token);
-    return token === undefined ? { kind: 'remote', baseUrl } : { kind: 'remote', baseUrl, token };
-  }
-  const as = pick(g.as, env.COURSEBOOK_AS, profile.as);
-  return { kind: 'local', db: g.memory ? ':memory:' : (pick(g.db, env.COURSEBOOK_DB, profile.db) ?? null), memory: g.memory === true, ...(as ? { as } : {}) };
-}
+export type { Io } from './io.js';
 
 async function makeClient(g: GlobalOptions, io: Io, def: CommandDef, cleanups: (() => void)[]): Promise<ApiClient> {
   const backend = resolveBackend(g, io.env);
   if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token);
   const { openLocalClient } = await import('./local.js');
-  const local = openLocalClient({ db: backend.db, as: backend.as, persistActor: def.name !== 'import' && def.name !== 'dump', env: io.env });
+  const local = openLocalClient({ db: backend.db, as: backend.as, persistActor: def.name !== 'import' && def.name !== 'dump', clock: io.clock, ids: io.ids() });
   cleanups.push(local.close);
   return local.client;
 }
@@ -130,30 +90,36 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
 
 async function runCommand(def: CommandDef, args: string[], opts: Record<string, unknown>, g: GlobalOptions, io: Io): Promise<number> {
   const cleanups: (() => void)[] = [];
-  const interactive = io.stdinIsTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
+  const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
   const json = g.json === true;
   try {
-    const client = def.noClient ? (null as unknown as ApiClient) : await makeClient(g, io, def, cleanups);
-    const prompt = makePrompter();
+    const client = def.noClient ? null : await makeClient(g, io, def, cleanups);
+    const prompt = io.prompter ?? makePrompter();
     let lastProgress = 0;
     const ctx: CommandContext = {
-      client,
+      get client(): ApiClient {
+        if (!client) throw new Error(`${def.name} is declared noClient but asked for the API client`);
+        return client;
+      },
+      io,
+      env: io.env,
       interactive,
+      color: colorEnabled(io),
       prompt,
-      globals: g as Record<string, unknown>,
+      globals: g,
       stdoutIsTTY: io.stdout.isTTY === true,
       note: (m) => void io.stderr.write(`${m}\n`),
       progress: (done, total, label) => {
         if (io.stderr.isTTY !== true) return;
-        const now = Date.now();
+        const now = Date.parse(io.clock.now());
         if (done < total && now - lastProgress < 100) return;
         lastProgress = now;
         const w = 30;
         const filled = total === 0 ? w : Math.round((done / total) * w);
         io.stderr.write(`\r${label ?? ''} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
       },
-      readText: async (path) => (path === '-' ? readStdin() : readFile(path, 'utf8')),
-      writeFile: (path, text) => writeFile(path, text),
+      readText: (path) => (path === '-' ? io.stdin.readAll() : io.files.read(path)),
+      writeFile: (path, text) => io.files.write(path, text),
       require: async (value, flag, question) => {
         if (value !== undefined && value !== '') return value;
         if (!interactive) throw new UsageError(`missing ${flag}`);
@@ -203,10 +169,4 @@ export function reportError(err: unknown, io: Io, json: boolean): number {
   }
   io.stderr.write(`error: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
   return EXIT.unexpected;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

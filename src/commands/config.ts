@@ -18,9 +18,9 @@ export const configCommands = defineCommands([
       { name: '<value>', description: 'the value' },
     ],
     options: [profileOption, { flags: '--default', description: 'also make this the default profile' }],
-    handler: async (_ctx, [key, value], opts): Promise<CommandResult> => {
+    handler: async (ctx, [key, value], opts): Promise<CommandResult> => {
       const k = checkKey(key!);
-      const path = configPath();
+      const path = configPath(ctx.env);
       const config = readConfig(path);
       const name = String(opts.name);
       config.profiles[name] = { ...(config.profiles[name] ?? {}), [k]: value } as Profile;
@@ -35,9 +35,9 @@ export const configCommands = defineCommands([
     noClient: true,
     args: [{ name: '<key>', description: PROFILE_KEYS.join(' | ') }],
     options: [profileOption],
-    handler: async (_ctx, [key], opts): Promise<CommandResult> => {
+    handler: async (ctx, [key], opts): Promise<CommandResult> => {
       const k = checkKey(key!);
-      const path = configPath();
+      const path = configPath(ctx.env);
       const config = readConfig(path);
       const profile = config.profiles[String(opts.name)];
       if (profile) delete profile[k];
@@ -51,9 +51,9 @@ export const configCommands = defineCommands([
     noClient: true,
     args: [{ name: '<key>', description: PROFILE_KEYS.join(' | ') }],
     options: [profileOption],
-    handler: async (_ctx, [key], opts): Promise<CommandResult> => {
+    handler: async (ctx, [key], opts): Promise<CommandResult> => {
       const k = checkKey(key!);
-      const value = readConfig(configPath()).profiles[String(opts.name)]?.[k];
+      const value = readConfig(configPath(ctx.env)).profiles[String(opts.name)]?.[k];
       if (value === undefined) throw new UsageError(`${String(opts.name)}.${k} is not set`);
       return { kind: 'text', text: `${redact(k, value)}\n` };
     },
@@ -62,8 +62,8 @@ export const configCommands = defineCommands([
     name: 'config list',
     description: 'List profiles and their settings (tokens redacted)',
     noClient: true,
-    handler: async (): Promise<CommandResult> => {
-      const path = configPath();
+    handler: async (ctx): Promise<CommandResult> => {
+      const path = configPath(ctx.env);
       const config = readConfig(path);
       const lines: string[] = [];
       for (const [name, profile] of Object.entries(config.profiles)) {

@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
@@ -78,20 +76,12 @@ export const gradebookCommands = defineCommands([
       const course = await courseOf(ctx, args, opts);
       if (!ctx.interactive) throw new UsageError('gradebook setup edit needs a terminal; use gradebook setup set --file instead');
       const current = await ctx.client.request('GET', `${base(course)}/setup`);
-      const dir = mkdtempSync(join(tmpdir(), 'coursebook-edit-'));
-      const file = join(dir, `${course}-setup.json`);
-      try {
-        writeFileSync(file, JSON.stringify(current.data, null, 2) + '\n');
-        const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
-        const run = spawnSync(editor, [file], { stdio: 'inherit', shell: true });
-        if (run.status !== 0) throw new UsageError(`${editor} exited with ${run.status}; nothing saved`);
-        const text = readFileSync(file, 'utf8');
-        if (text === JSON.stringify(current.data, null, 2) + '\n') return { kind: 'none', note: 'no changes' };
-        parseJsonText(text, file);
-        return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, text), rows: (d) => [{ version: (d as Setup).version }] };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const before = JSON.stringify(current.data, null, 2) + '\n';
+      const edited = await ctx.io.edit(before, `${course}-setup.json`);
+      if ('failed' in edited) throw new UsageError(`${edited.failed}; nothing saved`);
+      if (edited.text === before) return { kind: 'none', note: 'no changes' };
+      parseJsonText(edited.text, `${course}-setup.json`);
+      return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, edited.text), rows: (d) => [{ version: (d as Setup).version }] };
     },
   },
   {

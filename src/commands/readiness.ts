@@ -57,7 +57,7 @@ export const readinessCommands = defineCommands([
     args: [courseArg],
     handler: async (ctx, [course]): Promise<CommandResult> => {
       const response = await ctx.client.request<Report>('GET', `/courses/${seg(course!)}/readiness`);
-      return { kind: 'text', text: describeReport(response.data, ctx.stdoutIsTTY && !process.env.NO_COLOR), json: response.text };
+      return { kind: 'text', text: describeReport(response.data, ctx.color), json: response.text };
     },
   },
   {

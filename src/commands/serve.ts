@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
-import { defaultStorePath, ensureParentDir } from '../cli/client.js';
+import { ensureParentDir } from '../cli/client.js';
+import { resolveStorePath } from '../cli/backend.js';
 
 function parseSize(text: string): number {
   const m = /^(\d+)\s*(b|kb|k|kib|mb|m|mib)?$/i.exec(text.trim());
@@ -34,7 +35,6 @@ export const serveCommands = defineCommands([
       { flags: '--log <mode>', description: 'request logs on stderr: json, pretty or off', default: 'json' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const g = ctx.globals as { db?: string; memory?: boolean };
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(opts.port)})`);
       const log = String(opts.log);
@@ -42,11 +42,12 @@ export const serveCommands = defineCommands([
       if (opts.now !== undefined && Number.isNaN(Date.parse(String(opts.now)))) throw new UsageError('--now must be an RFC 3339 timestamp');
       const burst = opts.rateBurst === undefined ? undefined : Number(opts.rateBurst);
       if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) throw new UsageError('--rate-burst must be a whole number >= 1');
-      const db = g.memory ? ':memory:' : (g.db ?? process.env.COURSEBOOK_DB ?? defaultStorePath());
+      // The same store selection as every local command: flags, env, then the profile.
+      const db = resolveStorePath(ctx.globals, ctx.env);
       ensureParentDir(db);
 
       const { startServer } = await import('../serve/server.js');
-      const jwtSecret = (opts.jwtSecret as string | undefined) ?? process.env.COURSEBOOK_JWT_SECRET;
+      const jwtSecret = (opts.jwtSecret as string | undefined) ?? ctx.env.COURSEBOOK_JWT_SECRET;
       let jwt = null;
       if (jwtSecret || opts.jwks) {
         const { createJwtVerifier } = await import('../api/jwt.js');
@@ -74,7 +75,7 @@ export const serveCommands = defineCommands([
           maxBody: parseSize(String(opts.maxBody)),
           jwt,
           log: log as 'json',
-          stderr: process.stderr,
+          stderr: ctx.io.stderr,
         });
       } catch (err) {
         if (err instanceof AppError) throw err;
@@ -85,15 +86,12 @@ export const serveCommands = defineCommands([
       // Handlers first: stdout to a pipe is synchronous, so a test harness can read the
       // listening line and signal us before the next statement runs.
       const stopped = new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
+        const unsubscribe = ctx.io.onStop(() => {
+          unsubscribe();
           void server.close().then(resolve);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        });
       });
-      process.stdout.write(JSON.stringify({ event: 'listening', url: server.url, port: server.port }) + '\n');
+      ctx.io.stdout.write(JSON.stringify({ event: 'listening', url: server.url, port: server.port }) + '\n');
       await stopped;
       return { kind: 'none' };
     },

@@ -1,30 +1,53 @@
 import { randomBytes } from 'node:crypto';
 
-/** Id generator: `next('crs')` -> `crs_...`. Random by default, sequential under --deterministic. */
+/**
+ * The one source of ids and random draws: `next('crs')` -> `crs_...`, certificate codes and
+ * token secrets. Random by default, sequential under --deterministic, so a fixture server
+ * repeats exactly.
+ */
 export interface Ids {
   next(prefix: string): string;
+  /** `n` Crockford base32 characters (certificate codes). */
+  draw(n: number): string;
+  /** A bearer-token secret. */
+  secret(): string;
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** `n` random Crockford base32 characters (5 bits each, no modulo bias). */
-export function randomBase32(n: number): string {
+function randomBase32(n: number): string {
   const bytes = randomBytes(n);
   let out = '';
   for (let i = 0; i < n; i++) out += CROCKFORD[bytes[i]! & 31];
   return out;
 }
 
-export const randomIds = (): Ids => ({ next: (prefix) => `${prefix}_${randomBase32(12).toLowerCase()}` });
+export const randomIds = (): Ids => ({
+  next: (prefix) => `${prefix}_${randomBase32(12).toLowerCase()}`,
+  draw: randomBase32,
+  secret: () => `cbk_${randomBytes(32).toString('base64url')}`,
+});
+
+/** `n` as `width` Crockford base32 digits, zero-padded. */
+function base32Counter(n: number, width: number): string {
+  let out = '';
+  for (let v = n; v > 0; v = Math.floor(v / 32)) out = CROCKFORD[v % 32] + out;
+  return out.padStart(width, '0').slice(-width);
+}
 
 /** Sequential ids (`crs_0001`, `crs_0002`, ...), counted per prefix, for reproducible fixtures. */
 export const sequentialIds = (): Ids => {
   const counters = new Map<string, number>();
+  const count = (key: string): number => {
+    const n = (counters.get(key) ?? 0) + 1;
+    counters.set(key, n);
+    return n;
+  };
   return {
-    next(prefix) {
-      const n = (counters.get(prefix) ?? 0) + 1;
-      counters.set(prefix, n);
-      return `${prefix}_${String(n).padStart(4, '0')}`;
-    },
+    next: (prefix) => `${prefix}_${String(count(prefix)).padStart(4, '0')}`,
+    draw: (n) => base32Counter(count(`draw:${n}`), n),
+    // Same shape as a random secret (43 characters), so clients that check it still work.
+    secret: () => `cbk_fixture${String(count('secret')).padStart(36, '0')}`,
   };
 };

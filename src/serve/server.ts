@@ -79,7 +79,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const deps: AppDeps = {
     store,
     clock: { now: () => clock.now() },
-    ids: { next: (p) => ids.next(p) },
+    ids: { next: (p) => ids.next(p), draw: (n) => ids.draw(n), secret: () => ids.secret() },
     auth: bearerAuthenticator({ jwt: o.jwt ?? null }),
     rateLimiter: rate ? tokenBucketLimiter(rate) : null,
     options: { allowReset: o.allowReset, cors: o.cors ?? null, maxBody: o.maxBody, log: logger(o.log, o.stderr) },

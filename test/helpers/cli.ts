@@ -1,11 +1,21 @@
 /**
- * Runs the built CLI (bin/coursebook -> dist/) as a child process, the way users do.
- * `npm test` builds first (pretest), so dist/ is current.
+ * Two ways to run the CLI in tests:
+ * - `runCli`: in-process through `runCli` of src/cli/program.ts with an injected Io (like
+ *   gh's IOStreams tests): fast, and every stream, TTY flag, env var, prompt answer, editor
+ *   and the clock are the test's to set. Most tests use this.
+ * - `runBin`: the built binary (bin/coursebook -> dist/) as a child process, for the few
+ *   tests about the binary itself, signals and `serve`. `npm test` builds first (pretest).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Prompter } from '../../src/cli/command.js';
+import type { Io } from '../../src/cli/io.js';
+import { runCli as runInProcess } from '../../src/cli/program.js';
+import { type Clock, fixedClock } from '../../src/runtime/clock.js';
+import { type Ids, randomIds } from '../../src/runtime/ids.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/coursebook');
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -16,7 +26,84 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export interface InProcessOptions {
+  env?: Record<string, string | undefined>;
+  /** Standard input text ('-' file arguments read it). */
+  input?: string;
+  /** Relative file paths resolve against this folder (default: the repository root). */
+  cwd?: string;
+  /** TTY flags: stdin and stdout terminals make the CLI interactive (when CI is unset). */
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean };
+  /** Terminal width when stdout is a TTY. */
+  columns?: number;
+  /** Answers for prompts; a prompt with no scripted answer fails the test. */
+  prompter?: Prompter;
+  /** What the "editor" does with the text it is given (gradebook setup edit). */
+  edit?: Io['edit'];
+  /** The local store's clock; default a fixed instant, so output repeats. */
+  clock?: Clock;
+  /** The local store's id source (default random: each run is a new process's ids). */
+  ids?: () => Ids;
+}
+
+/** A fixed instant for in-process CLI runs. */
+export const CLI_NOW = '2026-11-22T08:30:00.000Z';
+
+/** The Io a test runs the CLI with: captured output, the given env, stdin and TTY flags. */
+export function testIo(options: InProcessOptions = {}): Io & { out(): string; err(): string } {
+  let stdout = '';
+  let stderr = '';
+  const cwd = options.cwd ?? ROOT;
+  const at = (path: string) => (isAbsolute(path) ? path : join(cwd, path));
+  const tty = options.tty ?? {};
+  return {
+    stdout: { write: (s: string) => ((stdout += s), true), isTTY: tty.stdout === true, columns: options.columns ?? 100 },
+    stderr: { write: (s: string) => ((stderr += s), true), isTTY: tty.stderr === true },
+    stdin: { isTTY: tty.stdin === true, readAll: async () => options.input ?? '' },
+    env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
+    files: { read: (path) => readFile(at(path), 'utf8'), write: (path, text) => writeFile(at(path), text) },
+    edit: options.edit ?? (async () => ({ failed: 'no editor in tests' })),
+    clock: options.clock ?? fixedClock(CLI_NOW),
+    ids: options.ids ?? randomIds,
+    ...(options.prompter ? { prompter: options.prompter } : {}),
+    onStop: () => () => {},
+    out: () => stdout,
+    err: () => stderr,
+  };
+}
+
+/** Run the CLI in-process; resolves to the exit code and what it wrote. */
+export async function runCli(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
+  const io = testIo(options);
+  const code = await runInProcess(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
+
+/** A prompter that answers from a script, in order, and records the questions. */
+export function scriptedPrompter(answers: unknown[]): Prompter & { asked: string[] } {
+  const queue = [...answers];
+  const asked: string[] = [];
+  const next = <T>(message: string): T => {
+    asked.push(message);
+    if (queue.length === 0) throw new Error(`unexpected prompt: ${message}`);
+    return queue.shift() as T;
+  };
+  return {
+    asked,
+    input: async (message, opts) => {
+      const answer = next<string>(message);
+      const verdict = opts?.validate?.(answer) ?? true;
+      if (verdict !== true) throw new Error(`scripted answer ${JSON.stringify(answer)} rejected: ${verdict}`);
+      return answer;
+    },
+    confirm: async (message) => next<boolean>(message),
+    select: async (message) => next(message),
+    checkbox: async (message) => next(message),
+  };
+}
+
+/** Run the built binary as a child process, the way users do. */
+export function runBin(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { AppError, notFound } from '../../errors.js';
-import { randomBase32 } from '../../runtime/ids.js';
+import type { Ids } from '../../runtime/ids.js';
 import { Id } from '../../schemas/common.js';
 import { Certificate, CertificateIssue, CertificateReplace } from '../../schemas/templates.js';
 import { codeExists, getCertificate, getCertificateByCode, insertCertificate, listReadableCertificates, markReplaced } from '../../store/certificates.js';
@@ -11,15 +11,16 @@ import { getUser } from '../../store/users.js';
 import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
-/** 12 random Crockford base32 characters, XXXX-XXXX-XXXX, unique in the store. */
-function newCode(store: Store): string {
-  // 60 random bits: a collision is astronomically rare; eight in a row means a broken RNG.
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const raw = randomBase32(12);
+/** 12 Crockford base32 characters from the id source, XXXX-XXXX-XXXX, unique in the store. */
+function newCode(store: Store, ids: Ids): string {
+  // 60 random bits: a random collision is astronomically rare. Sequential draws (under
+  // --deterministic) may meet codes a seed already holds, so keep drawing for a while.
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const raw = ids.draw(12);
     const code = `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8)}`;
     if (!codeExists(store, code)) return code;
   }
-  throw new Error('could not draw an unused certificate code in 8 attempts');
+  throw new AppError('conflict', 'Could not draw an unused certificate code; try again.');
 }
 
 /** Crockford decoding is forgiving: case, O for 0, I and L for 1, hyphens optional. */
@@ -34,7 +35,7 @@ function issue(deps: AppDeps, userId: string, courseId: string, basis: Certifica
   const course = getCourse(deps.store, courseId)!;
   // learnerName and courseTitle are copied now and never change afterwards.
   return insertCertificate(deps.store, {
-    id: deps.ids.next('cert'), code: newCode(deps.store), userId, learnerName: user.name, courseId, courseTitle: course.title,
+    id: deps.ids.next('cert'), code: newCode(deps.store, deps.ids), userId, learnerName: user.name, courseId, courseTitle: course.title,
     issuedAt: deps.clock.now(), basis, replaces, replacedBy: null, replaceReason: reason,
   });
 }

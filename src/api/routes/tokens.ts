@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import { Id, TimestampInput } from '../../schemas/common.js';
@@ -36,7 +35,7 @@ export const tokensRoutes: RouteModule = [
       if (body.expiresAt !== null && body.expiresAt <= now) throw new AppError('invalid', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
       return deps.store.tx(() => {
         if (!getUser(deps.store, userId)) throw new AppError('not-found', `User ${JSON.stringify(userId)} was not found.`);
-        const secret = `cbk_${randomBytes(32).toString('base64url')}`;
+        const secret = deps.ids.secret();
         const token = insertToken(
           deps.store,
           { id: deps.ids.next('tok'), userId, name: body.name, scopes: [...new Set(body.scopes)], createdAt: now, expiresAt: body.expiresAt, revokedAt: null, lastUsedAt: null },

@@ -1,0 +1,88 @@
+/**
+ * Everything a command touches outside its own arguments comes through an Io (like gh's
+ * IOStreams): streams and their TTY flags, the environment, file reads and writes, the
+ * editor, the clock, ids, prompts and signals. `processIo()` is the real one (bin/coursebook);
+ * tests build their own and run the whole CLI in-process.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Clock, systemClock } from '../runtime/clock.js';
+import { type Ids, randomIds } from '../runtime/ids.js';
+import type { Prompter } from './command.js';
+
+export interface OutStream {
+  write(text: string): boolean;
+  isTTY?: boolean;
+  /** Terminal width, when a terminal. */
+  columns?: number;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: { isTTY: boolean; readAll(): Promise<string> };
+  env: Env;
+  files: { read(path: string): Promise<string>; write(path: string, text: string): Promise<void> };
+  /**
+   * Opens `initial` in the user's editor ($VISUAL, $EDITOR, else vi) as a file named
+   * `fileName` and answers the saved text, or null when the editor failed.
+   */
+  edit(initial: string, fileName: string): Promise<{ text: string } | { failed: string }>;
+  /** The clock and id source of the local store's service (serve has its own flags). */
+  clock: Clock;
+  ids(): Ids;
+  /** Prompts; the default loads @inquirer/prompts on first use. */
+  prompter?: Prompter;
+  /** SIGINT/SIGTERM for long-running commands (serve). */
+  onStop(handler: () => void): () => void;
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function editWithSystemEditor(env: Env): Io['edit'] {
+  return async (initial, fileName) => {
+    const dir = mkdtempSync(join(tmpdir(), 'coursebook-edit-'));
+    const file = join(dir, fileName);
+    try {
+      writeFileSync(file, initial);
+      const editor = env.VISUAL || env.EDITOR || 'vi';
+      const run = spawnSync(editor, [file], { stdio: 'inherit', shell: true });
+      if (run.status !== 0) return { failed: `${editor} exited with ${run.status}` };
+      return { text: readFileSync(file, 'utf8') };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** The real process: what bin/coursebook runs with. */
+export function processIo(): Io {
+  const env = process.env;
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: { isTTY: process.stdin.isTTY === true, readAll: readAllStdin },
+    env,
+    files: { read: (path) => readFile(path, 'utf8'), write: (path, text) => writeFile(path, text) },
+    edit: editWithSystemEditor(env),
+    clock: systemClock(),
+    ids: randomIds,
+    onStop(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}
