@@ -22,22 +22,25 @@ const variants = {
 
 export const BLOCK_TYPES = Object.keys(variants) as (keyof typeof variants)[];
 
-const variantList = Object.values(variants);
-
 /** The 11-variant union, each variant strict, with `extra` fields added to every variant. */
-export function blockUnion(extra: z.ZodRawShape = {}) {
-  return z.discriminatedUnion(
-    'type',
-    variantList.map((shape) => z.strictObject({ ...extra, ...shape })) as unknown as [z.ZodObject<{ type: z.ZodLiteral<'heading'> }>],
-  );
+export function blockUnion<E extends z.ZodRawShape>(extra: E) {
+  const variant = <S extends z.ZodRawShape>(shape: S) => z.strictObject({ ...extra, ...shape });
+  return z.discriminatedUnion('type', [
+    variant(variants.heading), variant(variants.paragraph), variant(variants.list), variant(variants.image), variant(variants.video),
+    variant(variants.link), variant(variants.code), variant(variants.quote), variant(variants.callout), variant(variants.embed), variant(variants.divider),
+  ]);
 }
 
-export const BlockContent = blockUnion().openapi('BlockContent');
+export const BlockContent = blockUnion({}).openapi('BlockContent');
 
 /** Block content as sent: a variant plus an optional `id` naming a stored block. */
 export const BlockInput = blockUnion({ id: Id.optional() }).openapi('BlockInput');
 
-export type BlockContentValue = { type: (typeof BLOCK_TYPES)[number] } & Record<string, unknown>;
+/**
+ * A block's content seen generically (its variant's `type` and the variant's fields), the
+ * way rules that walk any block read it; the schema above says which fields each has.
+ */
+export type BlockContentValue = { type: z.infer<typeof BlockContent>['type'] } & Record<string, unknown>;
 export type BlockInputValue = BlockContentValue & { id?: string };
 
 export const Origin = z.enum(['human', 'ai']);
@@ -58,18 +61,8 @@ export const StoredBlock = z.any().openapi('Block', {
   description: 'BlockMeta fields (id, lessonId, position, origin, aiState, provenance, previous, updatedAt) plus the BlockContent fields',
 });
 
-export interface StoredBlockValue {
-  id: string;
-  lessonId: string | null;
-  position: number;
-  origin: 'human' | 'ai';
-  aiState: 'draft' | 'accepted' | 'rejected' | null;
-  provenance: unknown | null;
-  previous: BlockContentValue | null;
-  updatedAt: string;
-  type: string;
-  [field: string]: unknown;
-}
+/** A stored block: its meta fields and its content fields (one variant). */
+export type StoredBlockValue = z.infer<typeof BlockMeta> & BlockContentValue;
 
 // --- courses and modules -------------------------------------------------------------
 
@@ -275,3 +268,14 @@ export const GradeInput = z.strictObject({
     .optional(),
   feedback: z.string().max(100_000).optional(),
 });
+
+// --- the one type per resource, inferred from its schema -------------------------------
+export type CourseValue = z.infer<typeof Course>;
+export type ModuleValue = z.infer<typeof Module>;
+export type LessonValue = z.infer<typeof Lesson>;
+export type AssignmentValue = z.infer<typeof Assignment>;
+/** An assignment as its own row holds it: everything but the instruction blocks. */
+export type AssignmentRowValue = Omit<AssignmentValue, 'instructions'>;
+export type RubricValue = z.infer<typeof Rubric>;
+export type SubmissionValue = z.infer<typeof Submission>;
+export type GradeValue = z.infer<typeof Grade>;

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Id, MAX_INT, Provenance, TimestampInput } from './common.js';
-import { AiState, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
+import { AiState, BlockContent, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
 import { GradebookSetup } from './gradebook.js';
 
 /** A block in a course file: content, optionally its id and review state. */
@@ -9,8 +9,8 @@ const FileBlock = blockUnion({
   origin: Origin.optional(),
   aiState: AiState.optional(),
   provenance: Provenance.nullable().optional(),
-  previous: z.any().nullable().optional(),
-}) as unknown as z.ZodType<Record<string, unknown> & { type: string; id?: string }>;
+  previous: BlockContent.nullable().optional(),
+});
 
 export const CourseFile = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Id, MAX_INT, Position, Provenance, TimestampInput } from './common.js';
 import { AiState, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults, blockUnion } from './content.js';
-import { FinalGradeRecord, GradebookSetup } from './gradebook.js';
+import { FinalGradeHistoryEntry, FinalGradeRecord, GradebookSetup } from './gradebook.js';
 import { CourseRole, ScopeSchema } from './people.js';
 import { AttestationRecord, FindingRecord, StandardsRubric } from './readiness.js';
 import { TemplateBlock, TemplateLesson, TemplateOwner } from './templates.js';
@@ -24,20 +24,8 @@ const BlockMetaRecord = {
   updatedAt: Ts.optional(),
 };
 
-export interface BlockRecordValue {
-  id: string;
-  type: string;
-  position?: number | undefined;
-  origin: 'human' | 'ai';
-  aiState: 'draft' | 'accepted' | 'rejected' | null;
-  provenance: unknown;
-  previous: unknown;
-  updatedAt?: string | undefined;
-  [field: string]: unknown;
-}
-
-export const LessonBlockRecord = blockUnion({ ...BlockMetaRecord, lessonId: Id }) as unknown as z.ZodType<BlockRecordValue & { lessonId: string }, Record<string, unknown>>;
-export const InstructionBlockRecord = blockUnion({ ...BlockMetaRecord, lessonId: z.null().optional() }) as unknown as z.ZodType<BlockRecordValue & { lessonId?: null }, Record<string, unknown>>;
+export const LessonBlockRecord = blockUnion({ ...BlockMetaRecord, lessonId: Id });
+export const InstructionBlockRecord = blockUnion({ ...BlockMetaRecord, lessonId: z.null().optional() });
 
 export const DatasetUser = z.strictObject({ id: Id, name: z.string().min(1).max(200), email: z.string().max(320).nullable().default(null), admin: z.boolean().default(false) });
 
@@ -137,18 +125,7 @@ export const DatasetSubmission = z.strictObject({
   grade: DatasetGrade.nullable().default(null),
 });
 
-export const DatasetFinalGradeHistory = z.strictObject({
-  courseId: Id,
-  studentId: Id,
-  version: z.number().int().min(1).max(MAX_INT),
-  oldLetter: z.string().nullable(),
-  oldPercent: z.number().nullable(),
-  newLetter: z.string().nullable(),
-  newPercent: z.number().nullable(),
-  reason: z.string(),
-  by: z.string(),
-  at: z.string(),
-});
+export const DatasetFinalGradeHistory = FinalGradeHistoryEntry;
 
 export const DatasetTemplate = z.strictObject({
   id: Id,

@@ -113,4 +113,21 @@ export const FinalGradeRecord = z.strictObject({
   updatedAt: z.string(),
 });
 
+/** One entry of a student's append-only final-grade history. */
+export const FinalGradeHistoryEntry = z.strictObject({
+  courseId: Id,
+  studentId: Id,
+  version: z.number().int().min(1).max(MAX_INT),
+  oldLetter: z.string().nullable(),
+  oldPercent: z.number().nullable(),
+  newLetter: z.string().nullable(),
+  newPercent: z.number().nullable(),
+  reason: z.string(),
+  by: z.string(),
+  at: z.string(),
+});
+
+export type FinalGradeValue = z.infer<typeof FinalGradeRecord>;
+export type FinalGradeHistoryValue = z.infer<typeof FinalGradeHistoryEntry>;
+
 export const ExportResult = z.object({ csv: z.string() }).openapi('GradebookExport');

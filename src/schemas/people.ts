@@ -61,3 +61,9 @@ export const ReportingLine = z
   .openapi('ReportingLine');
 
 export const ReportingLineCreate = z.strictObject({ managerId: Id, reportId: Id });
+
+// --- the one type per resource, inferred from its schema -------------------------------
+export type UserValue = z.infer<typeof User>;
+export type EnrollmentValue = z.infer<typeof Enrollment>;
+export type ApiTokenValue = z.infer<typeof ApiToken>;
+export type ReportingLineValue = z.infer<typeof ReportingLine>;

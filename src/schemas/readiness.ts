@@ -68,3 +68,8 @@ export const AttestationBody = z.strictObject({ note: z.string().max(2000).optio
 export const ReadinessReport = z.any().openapi('ReadinessReport', {
   description: 'courseId, rubricId, rubricName, attribution, computedAt, met, applicable, percent, needsReview, standards[], blocksPublishing',
 });
+
+// --- the one type per resource, inferred from its schema -------------------------------
+export type StandardsRubricValue = z.infer<typeof StandardsRubric>;
+export type FindingValue = z.infer<typeof FindingRecord>;
+export type AttestationValue = z.infer<typeof AttestationRecord>;

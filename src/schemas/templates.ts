@@ -105,3 +105,7 @@ export const CertificateIssue = z.strictObject({ userId: Id, courseId: Id, basis
 export const CertificateReplace = z.strictObject({ reason: z.string().min(1).max(2000), basis: z.enum(['completed', 'tested-out']).optional() });
 
 export const PositionInt = z.number().int().min(0).max(MAX_INT);
+
+// --- the one type per resource, inferred from its schema -------------------------------
+export type TemplateValue = z.infer<typeof Template>;
+export type CertificateValue = z.infer<typeof Certificate>;

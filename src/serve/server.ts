@@ -4,7 +4,7 @@ import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
 import type { AppDeps } from '../api/context.js';
-import { importDataset } from '../api/dataset.js';
+import { importDataset } from '../store/dataset.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
 import { AppError } from '../errors.js';
 import { type Clock, fixedClock, systemClock } from '../runtime/clock.js';

@@ -1,16 +1,19 @@
-import type { StoredBlockValue } from '../schemas/content.js';
-import { listBlocks } from './blocks.js';
+import type { AssignmentRowValue, AssignmentValue } from '../schemas/content.js';
+import { planInstructions } from '../domain/content/rules.js';
+import { invalid } from '../errors.js';
+import type { Ids } from '../runtime/ids.js';
+import type { BlockInputValue } from '../schemas/content.js';
+import { deleteInstructionBlocksExcept, getBlock, insertBlock, listBlocks, setBlockPosition, writeBlock } from './blocks.js';
+import { blockContentOf } from './tables.js';
 import type { Store } from './db.js';
 import { moveTo, openSlot } from './positions.js';
-import { assignmentFromRow, type AssignmentRowValue, type Row } from './rows.js';
+import { ASSIGNMENTS, insertRecord, type Row, updateRecord } from './tables.js';
 
-const ASSIGNMENTS = { table: 'assignments', parent: 'module_id' } as const;
-
-export type AssignmentValue = AssignmentRowValue & { instructions: StoredBlockValue[] };
+const SIBLINGS = { table: 'assignments', parent: 'module_id' } as const;
 
 export function getAssignmentRow(store: Store, id: string): AssignmentRowValue | null {
   const row = store.stmt('SELECT * FROM assignments WHERE id = ?').get(id) as Row | undefined;
-  return row ? assignmentFromRow(row) : null;
+  return row ? ASSIGNMENTS.fromRow(row) : null;
 }
 
 export function getAssignment(store: Store, id: string): AssignmentValue | null {
@@ -26,25 +29,17 @@ export function listCourseAssignments(store: Store, courseId: string, publishedO
        ORDER BY m.position, a.position, a.id`,
     )
     .all(courseId) as Row[];
-  return rows.map((r) => ({ ...assignmentFromRow(r), instructions: listBlocks(store, { assignmentId: r.id as string }) }));
+  return rows.map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: listBlocks(store, { assignmentId: r.id as string }) }));
 }
 
 export function insertAssignment(store: Store, a: Omit<AssignmentRowValue, 'position'>, position?: number): AssignmentRowValue {
-  const pos = openSlot(store, ASSIGNMENTS, a.moduleId, position);
-  store
-    .stmt(
-      `INSERT INTO assignments (id, module_id, course_id, title, position, status, published_at, due_at, points, submission_type, category_id, rubric)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(a.id, a.moduleId, a.courseId, a.title, pos, a.status, a.publishedAt, a.dueAt, a.points, a.submissionType, a.categoryId, JSON.stringify(a.rubric));
-  return { ...a, position: pos };
+  const pos = openSlot(store, SIBLINGS, a.moduleId, position);
+  return insertRecord(store, ASSIGNMENTS, { ...a, position: pos });
 }
 
 export function updateAssignmentRow(store: Store, before: AssignmentRowValue, after: AssignmentRowValue): void {
-  if (after.position !== before.position) moveTo(store, ASSIGNMENTS, before.moduleId, before.id, before.position, after.position);
-  store
-    .stmt('UPDATE assignments SET title = ?, status = ?, published_at = ?, due_at = ?, points = ?, submission_type = ?, category_id = ?, rubric = ? WHERE id = ?')
-    .run(after.title, after.status, after.publishedAt, after.dueAt, after.points, after.submissionType, after.categoryId, JSON.stringify(after.rubric), after.id);
+  if (after.position !== before.position) moveTo(store, SIBLINGS, before.moduleId, before.id, before.position, after.position);
+  updateRecord(store, ASSIGNMENTS, after);
 }
 
 export function countSubmissions(store: Store, assignmentId: string): number {
@@ -53,7 +48,32 @@ export function countSubmissions(store: Store, assignmentId: string): number {
 
 export function listAssignmentsOfModule(store: Store, moduleId: string): AssignmentValue[] {
   return (store.stmt('SELECT * FROM assignments WHERE module_id = ? ORDER BY position').all(moduleId) as Row[]).map((r) => ({
-    ...assignmentFromRow(r),
+    ...ASSIGNMENTS.fromRow(r),
     instructions: listBlocks(store, { assignmentId: r.id as string }),
   }));
+}
+
+/**
+ * Replace an assignment's instruction list with the given one (PATCH semantics of
+ * content-and-people.md): a block given with a stored id keeps its identity, a changed one
+ * becomes a human edit that keeps the old content in `previous`, blocks without an id are
+ * new, stored blocks not given are removed. Every path that writes instructions calls this.
+ */
+export function replaceInstructions(store: Store, assignmentId: string, given: BlockInputValue[], at: { now: string; ids: Ids }): void {
+  const stored = listBlocks(store, { assignmentId }).map((b) => ({ id: b.id, content: blockContentOf(b) }));
+  const { plan, problems } = planInstructions(stored, given);
+  if (problems.length > 0) throw invalid(problems);
+  deleteInstructionBlocksExcept(store, assignmentId, new Set(plan.flatMap((p) => (p.kind === 'new' ? [] : [p.id]))));
+  // Park kept blocks at negative positions first so the new order never collides.
+  for (const p of plan) if (p.kind !== 'new') setBlockPosition(store, p.id, -1 - p.position);
+  for (const p of plan) {
+    if (p.kind === 'keep') setBlockPosition(store, p.id, p.position);
+    else if (p.kind === 'edit') {
+      const old = getBlock(store, p.id)!;
+      writeBlock(store, p.id, { content: p.content, origin: 'human', aiState: null, provenance: null, previous: p.previous, updatedAt: at.now });
+      setBlockPosition(store, old.id, p.position);
+    } else {
+      insertBlock(store, { assignmentId }, { id: at.ids.next('blk'), content: p.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: at.now }, p.position);
+    }
+  }
 }

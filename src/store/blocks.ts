@@ -1,57 +1,53 @@
 /** Blocks: lesson content and assignment instructions, with their AI review state. */
-import type { StoredBlockValue } from '../schemas/content.js';
+import type { BlockContentValue, StoredBlockValue } from '../schemas/content.js';
 import type { Store } from './db.js';
 import { closeGap, moveTo, openSlot, type Sequence } from './positions.js';
-import { blockContentOf, blockFromRow, type Row } from './rows.js';
+import { BLOCKS, type BlockRecord, blockView, insertRecord, type Row, updateRecord } from './tables.js';
 
 export type BlockParent = { lessonId: string } | { assignmentId: string };
 
 const seqOf = (parent: BlockParent): Sequence => ('lessonId' in parent ? { table: 'blocks', parent: 'lesson_id' } : { table: 'blocks', parent: 'assignment_id' });
 const parentId = (parent: BlockParent) => ('lessonId' in parent ? parent.lessonId : parent.assignmentId);
 
-export interface BlockRow extends StoredBlockValue {
-  assignmentId: string | null;
-}
+/** A block with where it sits: the lesson's, or the assignment's (instructions). */
+export type BlockRow = BlockRecord;
 
 export function getBlock(store: Store, id: string): BlockRow | null {
   const row = store.stmt('SELECT * FROM blocks WHERE id = ?').get(id) as Row | undefined;
-  return row ? { ...blockFromRow(row), assignmentId: (row.assignment_id as string | null) ?? null } : null;
+  return row ? BLOCKS.fromRow(row) : null;
 }
 
 export function listBlocks(store: Store, parent: BlockParent): StoredBlockValue[] {
   const sql = 'lessonId' in parent ? 'SELECT * FROM blocks WHERE lesson_id = ? ORDER BY position' : 'SELECT * FROM blocks WHERE assignment_id = ? ORDER BY position';
-  return (store.stmt(sql).all(parentId(parent)) as Row[]).map(blockFromRow);
+  return (store.stmt(sql).all(parentId(parent)) as Row[]).map((r) => blockView(BLOCKS.fromRow(r)));
 }
 
-/** The content columns: `type` and the variant's other fields (JSON). */
-function contentColumns(content: Record<string, unknown>): { type: string; content: string } {
-  const { type, ...fields } = blockContentOf(content);
-  return { type: type as string, content: JSON.stringify(fields) };
+/** What a block is apart from where it sits: its content and review state. */
+export interface BlockBody {
+  content: BlockContentValue;
+  origin: StoredBlockValue['origin'];
+  aiState: StoredBlockValue['aiState'];
+  provenance: StoredBlockValue['provenance'];
+  previous: StoredBlockValue['previous'];
+  updatedAt: string;
 }
 
-export function insertBlock(
-  store: Store,
-  parent: BlockParent,
-  block: { id: string; content: Record<string, unknown>; origin: 'human' | 'ai'; aiState: StoredBlockValue['aiState']; provenance: unknown; previous: unknown; updatedAt: string },
-  position?: number,
-): StoredBlockValue {
+export function insertBlock(store: Store, parent: BlockParent, block: BlockBody & { id: string }, position?: number): StoredBlockValue {
   const pos = openSlot(store, seqOf(parent), parentId(parent), position);
-  const c = contentColumns(block.content);
-  store
-    .stmt('INSERT INTO blocks (id, lesson_id, assignment_id, position, type, content, origin, ai_state, provenance, previous, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(
-      block.id, 'lessonId' in parent ? parent.lessonId : null, 'assignmentId' in parent ? parent.assignmentId : null, pos, c.type, c.content,
-      block.origin, block.aiState, block.provenance === null ? null : JSON.stringify(block.provenance), block.previous === null ? null : JSON.stringify(block.previous), block.updatedAt,
-    );
-  return getBlock(store, block.id)!;
+  const { content, ...meta } = block;
+  const record: BlockRecord = {
+    ...meta, lessonId: 'lessonId' in parent ? parent.lessonId : null, assignmentId: 'assignmentId' in parent ? parent.assignmentId : null,
+    position: pos, ...content,
+  };
+  insertRecord(store, BLOCKS, record);
+  return blockView(getBlock(store, block.id)!);
 }
 
-/** Write a block's content and review state as given (position unchanged). */
-export function writeBlock(store: Store, id: string, b: { content: Record<string, unknown>; origin: string; aiState: string | null; provenance: unknown; previous: unknown; updatedAt: string }): void {
-  const c = contentColumns(b.content);
-  store
-    .stmt('UPDATE blocks SET type = ?, content = ?, origin = ?, ai_state = ?, provenance = ?, previous = ?, updated_at = ? WHERE id = ?')
-    .run(c.type, c.content, b.origin, b.aiState, b.provenance === null ? null : JSON.stringify(b.provenance), b.previous === null ? null : JSON.stringify(b.previous), b.updatedAt, id);
+/** Write a block's content and review state as given (position and parent unchanged). */
+export function writeBlock(store: Store, id: string, b: BlockBody): void {
+  const before = getBlock(store, id)!;
+  const { content, ...meta } = b;
+  updateRecord(store, BLOCKS, { ...meta, id, lessonId: before.lessonId, assignmentId: before.assignmentId, position: before.position, ...content });
 }
 
 export function setBlockPosition(store: Store, id: string, position: number): void {

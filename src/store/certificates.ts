@@ -1,14 +1,15 @@
 import type { Store } from './db.js';
-import { certificateFromRow, type CertificateValue, type Row } from './rows.js';
+import type { CertificateValue } from '../schemas/templates.js';
+import { CERTIFICATES, insertRecord, type Row } from './tables.js';
 
 export function getCertificate(store: Store, id: string): CertificateValue | null {
   const row = store.stmt('SELECT * FROM certificates WHERE id = ?').get(id) as Row | undefined;
-  return row ? certificateFromRow(row) : null;
+  return row ? CERTIFICATES.fromRow(row) : null;
 }
 
 export function getCertificateByCode(store: Store, code: string): CertificateValue | null {
   const row = store.stmt('SELECT * FROM certificates WHERE code = ?').get(code) as Row | undefined;
-  return row ? certificateFromRow(row) : null;
+  return row ? CERTIFICATES.fromRow(row) : null;
 }
 
 export function codeExists(store: Store, code: string): boolean {
@@ -16,13 +17,7 @@ export function codeExists(store: Store, code: string): boolean {
 }
 
 export function insertCertificate(store: Store, c: CertificateValue): CertificateValue {
-  store
-    .stmt(
-      `INSERT INTO certificates (id, code, user_id, learner_name, course_id, course_title, issued_at, basis, replaces, replaced_by, replace_reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(c.id, c.code, c.userId, c.learnerName, c.courseId, c.courseTitle, c.issuedAt, c.basis, c.replaces, c.replacedBy, c.replaceReason);
-  return c;
+  return insertRecord(store, CERTIFICATES, c);
 }
 
 export function markReplaced(store: Store, id: string, replacedBy: string): void {
@@ -47,5 +42,5 @@ export function listReadableCertificates(store: Store, viewer: { id: string; adm
        ORDER BY c.id`,
     )
     .all({ viewer: viewer.id, admin: viewer.admin ? 1 : 0, userId: filter.userId ?? null, courseId: filter.courseId ?? null }) as Row[];
-  return rows.map(certificateFromRow);
+  return rows.map(CERTIFICATES.fromRow);
 }

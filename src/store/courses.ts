@@ -1,10 +1,17 @@
+import { courseRubricProblems } from '../domain/content/course-rules.js';
+import { defaultGradebookSetup } from '../domain/grading/defaults.js';
+import { AppError, invalid } from '../errors.js';
+import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
+import { putGradebookSetup } from './gradebook-setups.js';
+import { rubricExists } from './readiness.js';
 import { closeGap, moveTo, openSlot } from './positions.js';
-import { type CourseValue, courseFromRow, type ModuleValue, moduleFromRow, type Row } from './rows.js';
+import type { CourseValue, ModuleValue } from '../schemas/content.js';
+import { COURSES, insertRecord, MODULES, type Row, updateRecord } from './tables.js';
 
 export function getCourse(store: Store, id: string): CourseValue | null {
   const row = store.stmt('SELECT * FROM courses WHERE id = ?').get(id) as Row | undefined;
-  return row ? courseFromRow(row) : null;
+  return row ? COURSES.fromRow(row) : null;
 }
 
 /** All courses, or those the user is enrolled in; ordered by id. */
@@ -12,60 +19,66 @@ export function listCourses(store: Store, enrolledUserId?: string): CourseValue[
   const rows = enrolledUserId
     ? (store.stmt('SELECT c.* FROM courses c JOIN enrollments e ON e.course_id = c.id WHERE e.user_id = ? ORDER BY c.id').all(enrolledUserId) as Row[])
     : (store.stmt('SELECT * FROM courses ORDER BY id').all() as Row[]);
-  return rows.map(courseFromRow);
+  return rows.map(COURSES.fromRow);
+}
+
+/**
+ * Create a course: the one path every creation takes (POST /courses, a template, a course
+ * file). The id must be free and the rubric installed; the course gets its gradebook setup
+ * (the given one, else the default) in the same transaction.
+ */
+export function createCourse(store: Store, course: CourseValue, options: { actorId: string; setup?: GradebookSetupValue | undefined }): CourseValue {
+  return store.tx(() => {
+    if (getCourse(store, course.id)) throw new AppError('conflict', `Course ${JSON.stringify(course.id)} already exists.`, { courseId: course.id });
+    const problems = courseRubricProblems(course.rubricId, (id) => rubricExists(store, id));
+    if (problems.length > 0) throw invalid(problems);
+    insertCourse(store, course);
+    putGradebookSetup(store, options.setup ?? defaultGradebookSetup(course.id, course.createdAt, options.actorId));
+    return course;
+  });
+}
+
+/** Change a course's fields; a new rubric must be installed. */
+export function changeCourse(store: Store, before: CourseValue, after: CourseValue): CourseValue {
+  if (after.rubricId !== before.rubricId) {
+    const problems = courseRubricProblems(after.rubricId, (id) => rubricExists(store, id));
+    if (problems.length > 0) throw invalid(problems);
+  }
+  return updateCourse(store, after);
 }
 
 export function insertCourse(store: Store, c: CourseValue): CourseValue {
-  store
-    .stmt(
-      `INSERT INTO courses (id, title, description, status, published_at, objectives, rubric_id, template_id, access_floor,
-        tutor_lesson, tutor_assignment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(c.id, c.title, c.description, c.status, c.publishedAt, JSON.stringify(c.objectives), c.rubricId, c.templateId, c.accessFloor,
-      c.tutorDefaults.lesson, c.tutorDefaults.assignment, c.createdAt, c.updatedAt);
-  return c;
+  return insertRecord(store, COURSES, c);
 }
 
 export function updateCourse(store: Store, c: CourseValue): CourseValue {
-  store
-    .stmt(
-      `UPDATE courses SET title = ?, description = ?, status = ?, published_at = ?, objectives = ?, rubric_id = ?, template_id = ?,
-        access_floor = ?, tutor_lesson = ?, tutor_assignment = ?, updated_at = ? WHERE id = ?`,
-    )
-    .run(c.title, c.description, c.status, c.publishedAt, JSON.stringify(c.objectives), c.rubricId, c.templateId, c.accessFloor,
-      c.tutorDefaults.lesson, c.tutorDefaults.assignment, c.updatedAt, c.id);
-  return c;
+  return updateRecord(store, COURSES, c);
 }
 
 // --- modules -------------------------------------------------------------------------
 
-const MODULES = { table: 'modules', parent: 'course_id' } as const;
+const SIBLINGS = { table: 'modules', parent: 'course_id' } as const;
 
 export function getModule(store: Store, id: string): ModuleValue | null {
   const row = store.stmt('SELECT * FROM modules WHERE id = ?').get(id) as Row | undefined;
-  return row ? moduleFromRow(row) : null;
+  return row ? MODULES.fromRow(row) : null;
 }
 
 export function listModules(store: Store, courseId: string): ModuleValue[] {
-  return (store.stmt('SELECT * FROM modules WHERE course_id = ? ORDER BY position, id').all(courseId) as Row[]).map(moduleFromRow);
+  return (store.stmt('SELECT * FROM modules WHERE course_id = ? ORDER BY position, id').all(courseId) as Row[]).map(MODULES.fromRow);
 }
 
 export function insertModule(store: Store, m: Omit<ModuleValue, 'position'> & { position?: number }): ModuleValue {
-  const position = openSlot(store, MODULES, m.courseId, m.position);
-  const mod: ModuleValue = { ...m, position };
-  store
-    .stmt('INSERT INTO modules (id, course_id, title, objective, position, status) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(mod.id, mod.courseId, mod.title, mod.objective, mod.position, mod.status);
-  return mod;
+  const position = openSlot(store, SIBLINGS, m.courseId, m.position);
+  return insertRecord(store, MODULES, { ...m, position });
 }
 
 export function updateModule(store: Store, before: ModuleValue, after: ModuleValue): ModuleValue {
-  if (after.position !== before.position) moveTo(store, MODULES, before.courseId, before.id, before.position, after.position);
-  store.stmt('UPDATE modules SET title = ?, objective = ?, status = ? WHERE id = ?').run(after.title, after.objective, after.status, after.id);
-  return after;
+  if (after.position !== before.position) moveTo(store, SIBLINGS, before.courseId, before.id, before.position, after.position);
+  return updateRecord(store, MODULES, after);
 }
 
 export function deleteModule(store: Store, m: ModuleValue): void {
   store.stmt('DELETE FROM modules WHERE id = ?').run(m.id);
-  closeGap(store, MODULES, m.courseId, m.position);
+  closeGap(store, SIBLINGS, m.courseId, m.position);
 }

@@ -1,79 +1,325 @@
 /**
- * Whole-store reads and writes for dataset files (fixtures, import, dump). Rows are written
- * with column lists from this file only; with `replace`, a record whose key exists is
- * updated in place (no delete, so nothing cascades away).
+ * Dataset import (fixtures, `coursebook import`, `serve --seed`, course files) and dump.
+ * Import checks the whole file first (shape, duplicate ids, records that already exist,
+ * references, positions, and the same rules every other entry path applies: a course's
+ * rubric is installed, a standards rubric is sound, a gradebook setup is sound) and lists
+ * every problem with its path; only a sound file is written, in one transaction, through
+ * the table descriptions of tables.ts.
  */
+import { courseRubricProblems } from '../domain/content/course-rules.js';
+import { defaultGradebookSetup } from '../domain/grading/defaults.js';
+import { setupProblems } from '../domain/grading/setup-soundness.js';
+import { DEFAULT_RUBRIC, rubricProblems } from '../domain/readiness/index.js';
+import { AppError, type Problem } from '../errors.js';
+import type { Clock } from '../runtime/clock.js';
+import { Dataset, type DatasetValue } from '../schemas/dataset.js';
+import { formatZodIssues } from '../schemas/problems.js';
+import { getAssignmentRow } from './assignments.js';
+import { getModule } from './courses.js';
 import type { Store } from './db.js';
+import { siblingPositions } from './positions.js';
 import {
-  assignmentFromRow, attestationFromRow, blockFromRow, blockContentOf, certificateFromRow, courseFromRow, enrollmentFromRow,
-  finalGradeFromRow, finalGradeHistoryFromRow, findingFromRow, lessonFromRow, moduleFromRow, reportingLineFromRow, type Row,
-  submissionFromRow, templateFromRow, userFromRow,
-} from './rows.js';
+  ASSIGNMENTS, ATTESTATIONS, allRecords, BLOCKS, type BlockRecord, blockContentOf, blockView, CERTIFICATES, COURSES, ENROLLMENTS, FINAL_GRADE_HISTORY,
+  FINAL_GRADES, FINDINGS, GRADEBOOK_SETUPS, insertRecord, LESSONS, MODULES, REPORTING_LINES, RUBRICS, recordExists, SUBMISSIONS, type Table, TEMPLATES,
+  TOKENS, USERS,
+} from './tables.js';
+import { sha256Hex } from './tokens.js';
 
-export function writeRow(store: Store, table: string, row: Record<string, unknown>, key: string[], replace: boolean): void {
-  const cols = Object.keys(row);
-  const placeholders = cols.map(() => '?').join(', ');
-  const update = cols.filter((c) => !key.includes(c)).map((c) => `${c} = excluded.${c}`).join(', ');
-  const sql =
-    replace && update
-      ? `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${placeholders}) ON CONFLICT(${key.join(', ')}) DO UPDATE SET ${update}`
-      : `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${placeholders})`;
-  store.stmt(sql).run(...cols.map((c) => row[c]));
+export interface ImportOptions {
+  replace: boolean;
+  /** Who is recorded as `updatedBy` of default gradebook setups. */
+  actorId?: string;
 }
 
-/** Which of `ids` already exist in `table` (by its `id` column, or the given key columns). */
-export function existingKeys(store: Store, table: string, keyCols: string[], keys: unknown[][]): Set<string> {
-  const found = new Set<string>();
-  const sql = `SELECT 1 AS x FROM ${table} WHERE ${keyCols.map((c) => `${c} = ?`).join(' AND ')}`;
-  for (const k of keys) if (store.stmt(sql).get(...k)) found.add(JSON.stringify(k));
-  return found;
-}
+export type ImportSummary = Record<string, number>;
 
-export function lookupColumn(store: Store, table: string, column: string, id: string): unknown {
-  const row = store.stmt(`SELECT ${column} AS v FROM ${table} WHERE id = ?`).get(id) as { v: unknown } | undefined;
-  return row?.v;
-}
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Positions already taken under one parent. */
-export function siblingPositions(store: Store, table: string, parentCol: string, parentId: string): { id: string; position: number }[] {
-  return store.stmt(`SELECT id, position FROM ${table} WHERE ${parentCol} = ?`).all(parentId) as { id: string; position: number }[];
-}
-
-const all = (store: Store, sql: string): Row[] => store.stmt(sql).all() as Row[];
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.parse(v as string));
-
-/** Every record in the store, in the dataset format, each collection in a stable order. */
-export function readEverything(store: Store): Record<string, unknown> {
-  const instructions = new Map<string, unknown[]>();
-  for (const r of all(store, 'SELECT * FROM blocks WHERE assignment_id IS NOT NULL ORDER BY assignment_id, position')) {
-    const list = instructions.get(r.assignment_id as string) ?? [];
-    list.push(blockFromRow(r));
-    instructions.set(r.assignment_id as string, list);
+export function parseDataset(input: unknown): DatasetValue {
+  const parsed = Dataset.safeParse(input);
+  if (!parsed.success) {
+    const problems = formatZodIssues(parsed.error.issues);
+    throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
   }
+  return parsed.data;
+}
+
+export function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): ImportSummary {
+  const d = parseDataset(input);
+  const now = clock.now();
+  const problems: Problem[] = [];
+  const problem = (path: string, message: string) => problems.push({ path, message });
+  const prefixed = (prefix: string, list: Problem[]) => list.forEach((p) => problem(`${prefix}.${p.path}`, p.message));
+
+  // --- ids unique within the file -----------------------------------------------------
+  const unique = (collection: string, keys: string[]) => {
+    const seen = new Map<string, number>();
+    keys.forEach((k, i) => {
+      if (seen.has(k)) problem(`${collection}[${i}]`, `duplicate of ${collection}[${seen.get(k)}] (${k})`);
+      else seen.set(k, i);
+    });
+  };
+  unique('users', d.users.map((r) => r.id));
+  unique('tokens', d.tokens.flatMap((r) => (r.id ? [r.id] : [])));
+  unique('courses', d.courses.map((r) => r.id));
+  unique('enrollments', d.enrollments.map((r) => `${r.courseId}/${r.userId}`));
+  unique('modules', d.modules.map((r) => r.id));
+  unique('lessons', d.lessons.map((r) => r.id));
+  unique('blocks', [...d.blocks.map((r) => r.id), ...d.assignments.flatMap((a) => a.instructions.map((b) => b.id))]);
+  unique('assignments', d.assignments.map((r) => r.id));
+  unique('submissions', d.submissions.map((r) => r.id));
+  unique('submissions', d.submissions.map((r) => `attempt ${r.attempt} of ${r.studentId} on ${r.assignmentId}`));
+  unique('gradebookSetups', d.gradebookSetups.map((r) => r.courseId));
+  unique('finalGrades', d.finalGrades.map((r) => `${r.courseId}/${r.studentId}`));
+  unique('rubrics', d.rubrics.map((r) => r.id));
+  unique('findings', d.findings.map((r) => `${r.courseId}/${r.itemId}`));
+  unique('attestations', d.attestations.map((r) => `${r.courseId}/${r.rubricId}/${r.itemId}`));
+  unique('templates', d.templates.map((r) => r.id));
+  unique('certificates', d.certificates.map((r) => r.id));
+  unique('certificates', d.certificates.map((r) => `code ${r.code}`));
+  unique('reportingLines', d.reportingLines.map((r) => `${r.managerId}/${r.reportId}`));
+
+  // --- records that already exist (before references and positions, which they would confuse)
+  if (!options.replace) {
+    const conflicts: Problem[] = [];
+    const check = <V>(collection: string, table: Table<V>, keys: string[][]) => {
+      keys.forEach((k, i) => {
+        if (recordExists(store, table, k)) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
+      });
+    };
+    check('users', USERS, d.users.map((r) => [r.id]));
+    check('tokens', TOKENS, d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])));
+    check('courses', COURSES, d.courses.map((r) => [r.id]));
+    check('enrollments', ENROLLMENTS, d.enrollments.map((r) => [r.courseId, r.userId]));
+    check('modules', MODULES, d.modules.map((r) => [r.id]));
+    check('lessons', LESSONS, d.lessons.map((r) => [r.id]));
+    check('blocks', BLOCKS, d.blocks.map((r) => [r.id]));
+    check('assignments', ASSIGNMENTS, d.assignments.map((r) => [r.id]));
+    check('submissions', SUBMISSIONS, d.submissions.map((r) => [r.id]));
+    check('finalGrades', FINAL_GRADES, d.finalGrades.map((r) => [r.courseId, r.studentId]));
+    check('rubrics', RUBRICS, d.rubrics.map((r) => [r.id]));
+    check('findings', FINDINGS, d.findings.map((r) => [r.courseId, r.itemId]));
+    check('templates', TEMPLATES, d.templates.map((r) => [r.id]));
+    check('certificates', CERTIFICATES, d.certificates.map((r) => [r.id]));
+    check('reportingLines', REPORTING_LINES, d.reportingLines.map((r) => [r.managerId, r.reportId]));
+    if (conflicts.length > 0) {
+      throw new AppError('conflict', `${plural(conflicts.length, 'record')} already exist in the store (import with --replace to overwrite); nothing was imported.`, conflicts);
+    }
+  }
+
+  // --- references (to the file or to the store) and the rules of every entry path -------
+  const inFile = {
+    users: new Set(d.users.map((r) => r.id)),
+    courses: new Set(d.courses.map((r) => r.id)),
+    modules: new Map(d.modules.map((r) => [r.id, r.courseId])),
+    lessons: new Set(d.lessons.map((r) => r.id)),
+    assignments: new Map<string, string>(),
+    certificates: new Set(d.certificates.map((r) => r.id)),
+    rubrics: new Set(d.rubrics.map((r) => r.id)),
+  };
+  const exists = <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) => inFile[kind].has(id) || recordExists(store, table, [id]);
+  const user = (id: string) => exists('users', USERS, id);
+  const course = (id: string) => exists('courses', COURSES, id);
+  const moduleCourse = (id: string): string | undefined => inFile.modules.get(id) ?? getModule(store, id)?.courseId;
+  const ref = (ok: boolean, path: string, what: string, id: string) => {
+    if (!ok) problem(path, `${what} ${JSON.stringify(id)} does not exist in the file or the store`);
+  };
+
+  d.rubrics.forEach((r, i) => {
+    if (r.id === DEFAULT_RUBRIC.id) problem(`rubrics[${i}].id`, `${JSON.stringify(r.id)} is the built-in rubric's id`);
+    prefixed(`rubrics[${i}]`, rubricProblems(r));
+  });
+  const rubricInstalled = (id: string) => inFile.rubrics.has(id) || id === DEFAULT_RUBRIC.id || recordExists(store, RUBRICS, [id]);
+  d.courses.forEach((c, i) => prefixed(`courses[${i}]`, courseRubricProblems(c.rubricId, rubricInstalled)));
+  d.tokens.forEach((r, i) => ref(user(r.userId), `tokens[${i}].userId`, 'user', r.userId));
+  d.enrollments.forEach((r, i) => {
+    ref(course(r.courseId), `enrollments[${i}].courseId`, 'course', r.courseId);
+    ref(user(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
+  });
+  d.modules.forEach((r, i) => ref(course(r.courseId), `modules[${i}].courseId`, 'course', r.courseId));
+  const lessonCourse = new Map<string, string>();
+  d.lessons.forEach((r, i) => {
+    const owner = moduleCourse(r.moduleId);
+    ref(owner !== undefined, `lessons[${i}].moduleId`, 'module', r.moduleId);
+    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner) problem(`lessons[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
+    if (owner !== undefined) lessonCourse.set(r.id, owner);
+  });
+  d.blocks.forEach((r, i) => ref(exists('lessons', LESSONS, r.lessonId), `blocks[${i}].lessonId`, 'lesson', r.lessonId));
+  d.assignments.forEach((r, i) => {
+    const owner = moduleCourse(r.moduleId);
+    ref(owner !== undefined, `assignments[${i}].moduleId`, 'module', r.moduleId);
+    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner) problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
+    if (owner !== undefined) inFile.assignments.set(r.id, owner);
+  });
+  d.submissions.forEach((r, i) => {
+    ref(inFile.assignments.has(r.assignmentId) || getAssignmentRow(store, r.assignmentId) !== null, `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
+    ref(user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
+  });
+  d.gradebookSetups.forEach((s, i) => {
+    ref(course(s.courseId), `gradebookSetups[${i}].courseId`, 'course', s.courseId);
+    prefixed(`gradebookSetups[${i}]`, setupProblems(s, s.courseId));
+  });
+  d.finalGrades.forEach((r, i) => {
+    ref(course(r.courseId), `finalGrades[${i}].courseId`, 'course', r.courseId);
+    ref(user(r.studentId), `finalGrades[${i}].studentId`, 'user', r.studentId);
+  });
+  d.finalGradeHistory.forEach((r, i) => ref(course(r.courseId), `finalGradeHistory[${i}].courseId`, 'course', r.courseId));
+  d.findings.forEach((r, i) => ref(course(r.courseId), `findings[${i}].courseId`, 'course', r.courseId));
+  d.attestations.forEach((r, i) => ref(course(r.courseId), `attestations[${i}].courseId`, 'course', r.courseId));
+  d.templates.forEach((t, i) => {
+    if (t.owner.kind === 'user') ref(user(t.owner.userId), `templates[${i}].owner.userId`, 'user', t.owner.userId);
+    const keys = new Set<string>();
+    t.modules.forEach((m, k) => {
+      if (keys.has(m.key)) problem(`templates[${i}].modules[${k}].key`, `duplicate key ${JSON.stringify(m.key)}`);
+      keys.add(m.key);
+    });
+  });
+  d.certificates.forEach((r, i) => {
+    ref(user(r.userId), `certificates[${i}].userId`, 'user', r.userId);
+    if (r.replaces) ref(exists('certificates', CERTIFICATES, r.replaces), `certificates[${i}].replaces`, 'certificate', r.replaces);
+    if (r.replacedBy) ref(exists('certificates', CERTIFICATES, r.replacedBy), `certificates[${i}].replacedBy`, 'certificate', r.replacedBy);
+  });
+  d.reportingLines.forEach((r, i) => {
+    ref(user(r.managerId), `reportingLines[${i}].managerId`, 'user', r.managerId);
+    ref(user(r.reportId), `reportingLines[${i}].reportId`, 'user', r.reportId);
+    if (r.managerId === r.reportId) problem(`reportingLines[${i}]`, 'a user cannot report to themself');
+  });
+
+  // --- positions: given ones kept, missing ones appended, then each parent must be 0..n-1
+  const place = <T extends { id: string; position?: number | undefined }>(
+    records: T[], collection: string, table: Parameters<typeof siblingPositions>[1], parentOf: (r: T) => string | undefined,
+  ): Map<string, number> => {
+    const result = new Map<string, number>();
+    const groups = new Map<string, number[]>();
+    records.forEach((r, i) => {
+      const parent = parentOf(r);
+      if (parent === undefined) return;
+      const list = groups.get(parent) ?? [];
+      list.push(i);
+      groups.set(parent, list);
+    });
+    for (const [parent, indexes] of groups) {
+      const fileIds = new Set(indexes.map((i) => records[i]!.id));
+      const taken = siblingPositions(store, table, parent).filter((s) => !fileIds.has(s.id)).map((s) => s.position);
+      let next = taken.length === 0 ? 0 : Math.max(...taken) + 1;
+      for (const i of indexes) {
+        const r = records[i]!;
+        const pos = r.position ?? next;
+        next = Math.max(next, pos + 1);
+        taken.push(pos);
+        result.set(r.id, pos);
+      }
+      const sorted = [...taken].sort((a, b) => a - b);
+      if (sorted.some((p, k) => p !== k)) {
+        problem(`${collection}[${indexes[0]}].position`, `positions under ${table.parent.replace('_id', '')} ${JSON.stringify(parent)} must be 0..${sorted.length - 1} with no gaps or repeats (got ${sorted.join(', ')})`);
+      }
+    }
+    return result;
+  };
+  const modulePos = place(d.modules, 'modules', { table: 'modules', parent: 'course_id' }, (r) => r.courseId);
+  const lessonPos = place(d.lessons, 'lessons', { table: 'lessons', parent: 'module_id' }, (r) => r.moduleId);
+  const blockPos = place(d.blocks, 'blocks', { table: 'blocks', parent: 'lesson_id' }, (r) => r.lessonId);
+  const assignmentPos = place(d.assignments, 'assignments', { table: 'assignments', parent: 'module_id' }, (r) => r.moduleId);
+  d.assignments.forEach((a, i) => {
+    const positions = a.instructions.map((b, k) => b.position ?? k).sort((x, y) => x - y);
+    if (positions.some((p, k) => p !== k)) problem(`assignments[${i}].instructions`, `block positions must be 0..${positions.length - 1} with no gaps or repeats`);
+  });
+
+  if (problems.length > 0) {
+    throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
+  }
+
+  // --- write, all or nothing ---------------------------------------------------------
+  const mode = options.replace ? 'upsert' : 'insert';
+  const write = <V>(table: Table<V>, value: V, how: 'insert' | 'upsert' = mode) => insertRecord(store, table, value, how);
+  const block = (b: (typeof d.blocks)[number] | (typeof d.assignments)[number]['instructions'][number], where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>): BlockRecord => ({
+    id: b.id, ...where, origin: b.origin, aiState: b.aiState, provenance: b.provenance, previous: b.previous, updatedAt: b.updatedAt ?? now, ...blockContentOf(b),
+  });
+  store.tx(() => {
+    for (const u of d.users) write(USERS, u);
+    for (const c of d.courses) write(COURSES, { ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now });
+    for (const e of d.enrollments) write(ENROLLMENTS, e);
+    for (const m of d.modules) write(MODULES, { ...m, position: modulePos.get(m.id)! });
+    for (const l of d.lessons) write(LESSONS, { ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! });
+    for (const { instructions, ...a } of d.assignments) {
+      write(ASSIGNMENTS, { ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! });
+      instructions.forEach((b, k) => write(BLOCKS, block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k })));
+    }
+    for (const b of d.blocks) write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
+    for (const s of d.submissions) {
+      const state = s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? (s.grade.releasedAt ? 'returned' : 'graded') : 'submitted');
+      write(SUBMISSIONS, { ...s, state });
+    }
+    // A course with no setup in the file or the store gets the default one, as every new course does.
+    const withSetup = new Set(d.gradebookSetups.map((s) => s.courseId));
+    for (const s of d.gradebookSetups) write(GRADEBOOK_SETUPS, s, 'upsert');
+    for (const c of d.courses) {
+      if (withSetup.has(c.id) || recordExists(store, GRADEBOOK_SETUPS, [c.id])) continue;
+      write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now, options.actorId ?? 'import'), 'insert');
+    }
+    for (const f of d.finalGrades) write(FINAL_GRADES, f);
+    for (const h of d.finalGradeHistory) write(FINAL_GRADE_HISTORY, h, 'insert');
+    for (const r of d.rubrics) write(RUBRICS, r);
+    for (const f of d.findings) write(FINDINGS, f);
+    for (const a of d.attestations) write(ATTESTATIONS, a, 'upsert');
+    for (const t of d.templates) write(TEMPLATES, { ...t, updatedAt: t.updatedAt ?? now });
+    for (const c of d.certificates) write(CERTIFICATES, c);
+    for (const r of d.reportingLines) write(REPORTING_LINES, { ...r, createdAt: r.createdAt ?? now });
+    d.tokens.forEach((t, i) => {
+      const { token, tokenSha256, ...rest } = t;
+      write(TOKENS, {
+        ...rest, id: t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`, tokenSha256: tokenSha256 ?? sha256Hex(token!), createdAt: t.createdAt ?? now,
+      });
+    });
+  });
+
   return {
-    coursebook: 1,
-    users: all(store, 'SELECT * FROM users ORDER BY id').map(userFromRow),
-    tokens: all(store, 'SELECT * FROM tokens ORDER BY id').map((r) => ({
-      id: r.id, tokenSha256: r.token_sha256, userId: r.user_id, scopes: json(r.scopes), name: r.name,
-      createdAt: r.created_at, expiresAt: r.expires_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at,
-    })),
-    courses: all(store, 'SELECT * FROM courses ORDER BY id').map(courseFromRow),
-    enrollments: all(store, 'SELECT * FROM enrollments ORDER BY course_id, user_id').map(enrollmentFromRow),
-    modules: all(store, 'SELECT * FROM modules ORDER BY id').map(moduleFromRow),
-    lessons: all(store, 'SELECT * FROM lessons ORDER BY id').map(lessonFromRow),
-    blocks: all(store, 'SELECT * FROM blocks WHERE lesson_id IS NOT NULL ORDER BY id').map(blockFromRow),
-    assignments: all(store, 'SELECT * FROM assignments ORDER BY id').map((r) => ({ ...assignmentFromRow(r), instructions: instructions.get(r.id as string) ?? [] })),
-    submissions: all(store, 'SELECT * FROM submissions ORDER BY id').map(submissionFromRow),
-    gradebookSetups: all(store, 'SELECT setup FROM gradebook_setups ORDER BY course_id').map((r) => json(r.setup)),
-    finalGrades: all(store, 'SELECT * FROM final_grades ORDER BY course_id, student_id').map(finalGradeFromRow),
-    finalGradeHistory: all(store, 'SELECT * FROM final_grade_history ORDER BY course_id, student_id, version, seq').map(finalGradeHistoryFromRow),
-    rubrics: all(store, 'SELECT body FROM rubrics ORDER BY id').map((r) => json(r.body)),
-    findings: all(store, 'SELECT * FROM findings ORDER BY course_id, item_id').map(findingFromRow),
-    attestations: all(store, 'SELECT * FROM attestations ORDER BY course_id, rubric_id, item_id').map(attestationFromRow),
-    templates: all(store, 'SELECT * FROM templates ORDER BY id').map(templateFromRow),
-    certificates: all(store, 'SELECT * FROM certificates ORDER BY id').map(certificateFromRow),
-    reportingLines: all(store, 'SELECT * FROM reporting_lines ORDER BY manager_id, report_id').map(reportingLineFromRow),
+    users: d.users.length, tokens: d.tokens.length, courses: d.courses.length, enrollments: d.enrollments.length, modules: d.modules.length,
+    lessons: d.lessons.length, blocks: d.blocks.length, assignments: d.assignments.length, submissions: d.submissions.length,
+    gradebookSetups: d.gradebookSetups.length, finalGrades: d.finalGrades.length, rubrics: d.rubrics.length, findings: d.findings.length,
+    attestations: d.attestations.length, templates: d.templates.length, certificates: d.certificates.length, reportingLines: d.reportingLines.length,
   };
 }
 
-export { blockContentOf };
+/** Every record in the store, in the dataset format, each collection in a stable order. */
+export function readEverything(store: Store): Record<string, unknown> {
+  const blocks = allRecords(store, BLOCKS, ['id']);
+  const instructions = new Map<string, BlockRecord[]>();
+  for (const b of blocks) {
+    if (b.assignmentId === null) continue;
+    const list = instructions.get(b.assignmentId) ?? [];
+    list.push(b);
+    instructions.set(b.assignmentId, list);
+  }
+  const lessonBlocks = blocks.filter((b) => b.lessonId !== null);
+  return {
+    coursebook: 1,
+    users: allRecords(store, USERS),
+    // A dump keeps the hash, never a secret, in this field order.
+    tokens: allRecords(store, TOKENS).map((t) => ({
+      id: t.id, tokenSha256: t.tokenSha256, userId: t.userId, scopes: t.scopes, name: t.name, createdAt: t.createdAt, expiresAt: t.expiresAt,
+      revokedAt: t.revokedAt, lastUsedAt: t.lastUsedAt,
+    })),
+    courses: allRecords(store, COURSES),
+    enrollments: allRecords(store, ENROLLMENTS),
+    modules: allRecords(store, MODULES),
+    lessons: allRecords(store, LESSONS),
+    blocks: lessonBlocks.map(blockView),
+    assignments: allRecords(store, ASSIGNMENTS).map((a) => ({ ...a, instructions: (instructions.get(a.id) ?? []).sort((x, y) => x.position - y.position).map(blockView) })),
+    submissions: allRecords(store, SUBMISSIONS),
+    gradebookSetups: allRecords(store, GRADEBOOK_SETUPS),
+    finalGrades: allRecords(store, FINAL_GRADES),
+    finalGradeHistory: allRecords(store, FINAL_GRADE_HISTORY, ['course_id', 'student_id', 'version', 'seq']),
+    rubrics: allRecords(store, RUBRICS),
+    findings: allRecords(store, FINDINGS),
+    attestations: allRecords(store, ATTESTATIONS),
+    templates: allRecords(store, TEMPLATES),
+    certificates: allRecords(store, CERTIFICATES),
+    reportingLines: allRecords(store, REPORTING_LINES),
+  };
+}
+
+/** The whole store as a dataset document; dump -> import -> dump gives the same bytes. */
+export function dumpDataset(store: Store): string {
+  return JSON.stringify(readEverything(store), null, 2) + '\n';
+}

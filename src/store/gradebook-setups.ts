@@ -1,23 +1,17 @@
+import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
+import { GRADEBOOK_SETUPS, insertRecord, type Row } from './tables.js';
 
 /** The gradebook setup is one versioned document per course, stored whole. */
-export interface StoredSetup {
-  courseId: string;
-  version: number;
+export function getGradebookSetup(store: Store, courseId: string): GradebookSetupValue | null {
+  const row = store.stmt('SELECT * FROM gradebook_setups WHERE course_id = ?').get(courseId) as Row | undefined;
+  return row ? GRADEBOOK_SETUPS.fromRow(row) : null;
 }
 
-export function getGradebookSetup<T extends StoredSetup>(store: Store, courseId: string): T | null {
-  const row = store.stmt('SELECT setup FROM gradebook_setups WHERE course_id = ?').get(courseId) as { setup: string } | undefined;
-  return row ? (JSON.parse(row.setup) as T) : null;
+export function putGradebookSetup(store: Store, setup: GradebookSetupValue): GradebookSetupValue {
+  return insertRecord(store, GRADEBOOK_SETUPS, setup, 'upsert');
 }
 
-export function putGradebookSetup<T extends StoredSetup>(store: Store, setup: T): T {
-  store
-    .stmt('INSERT INTO gradebook_setups (course_id, setup, version) VALUES (?, ?, ?) ON CONFLICT(course_id) DO UPDATE SET setup = excluded.setup, version = excluded.version')
-    .run(setup.courseId, JSON.stringify(setup), setup.version);
-  return setup;
-}
-
-export function listGradebookSetups<T extends StoredSetup>(store: Store): T[] {
-  return (store.stmt('SELECT setup FROM gradebook_setups ORDER BY course_id').all() as { setup: string }[]).map((r) => JSON.parse(r.setup) as T);
+export function listGradebookSetups(store: Store): GradebookSetupValue[] {
+  return (store.stmt('SELECT * FROM gradebook_setups ORDER BY course_id').all() as Row[]).map(GRADEBOOK_SETUPS.fromRow);
 }

@@ -2,9 +2,25 @@
  * Gradebook reads shaped for the grading engine (published items, submissions of the
  * course's students) and the final-grade overrides with their append-only history.
  */
+import { computeSetupChecks } from '../domain/grading/checks.js';
 import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
+import { AppError } from '../errors.js';
 import type { Store } from './db.js';
-import { type FinalGradeHistoryValue, type FinalGradeValue, finalGradeFromRow, finalGradeHistoryFromRow, type Row } from './rows.js';
+import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } from '../schemas/gradebook.js';
+import { getGradebookSetup } from './gradebook-setups.js';
+import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, type Row } from './tables.js';
+
+/** A course's setup; every course has one from the moment it exists. */
+export function loadSetup(store: Store, courseId: string): GradebookSetupValue {
+  const setup = getGradebookSetup(store, courseId);
+  if (!setup) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} has no gradebook setup.`);
+  return setup;
+}
+
+/** Open (not dismissed) setup checks of a course now: the gradebook's and readiness item 3.1's. */
+export function openSetupChecks(store: Store, courseId: string, now: string) {
+  return computeSetupChecks({ setup: loadSetup(store, courseId), items: publishedItems(store, courseId), now }).filter((c) => !c.dismissed);
+}
 
 // The grading engine's input shape: the store returns exactly what computeCourseGrades takes.
 export type GradeItemRow = GradeItem;
@@ -48,35 +64,21 @@ export function* courseSubmissions(store: Store, courseId: string, studentId?: s
 
 export function getFinalGrade(store: Store, courseId: string, studentId: string): FinalGradeValue | null {
   const row = store.stmt('SELECT * FROM final_grades WHERE course_id = ? AND student_id = ?').get(courseId, studentId) as Row | undefined;
-  return row ? finalGradeFromRow(row) : null;
+  return row ? FINAL_GRADES.fromRow(row) : null;
 }
 
 export function listFinalGrades(store: Store, courseId: string): FinalGradeValue[] {
-  return (store.stmt('SELECT * FROM final_grades WHERE course_id = ? ORDER BY student_id').all(courseId) as Row[]).map(finalGradeFromRow);
+  return (store.stmt('SELECT * FROM final_grades WHERE course_id = ? ORDER BY student_id').all(courseId) as Row[]).map(FINAL_GRADES.fromRow);
 }
 
 export function putFinalGrade(store: Store, f: FinalGradeValue): void {
-  store
-    .stmt(
-      `INSERT INTO final_grades (course_id, student_id, letter, percent, reason, version, updated_by, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(course_id, student_id) DO UPDATE SET letter = excluded.letter, percent = excluded.percent,
-         reason = excluded.reason, version = excluded.version, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-    )
-    .run(f.courseId, f.studentId, f.letter, f.percent, f.reason, f.version, f.updatedBy, f.updatedAt);
+  insertRecord(store, FINAL_GRADES, f, 'upsert');
 }
 
 export function appendFinalGradeHistory(store: Store, h: FinalGradeHistoryValue): void {
-  store
-    .stmt(
-      `INSERT INTO final_grade_history (course_id, student_id, version, old_letter, old_percent, new_letter, new_percent, reason, by, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(h.courseId, h.studentId, h.version, h.oldLetter, h.oldPercent, h.newLetter, h.newPercent, h.reason, h.by, h.at);
+  insertRecord(store, FINAL_GRADE_HISTORY, h);
 }
 
 export function finalGradeHistory(store: Store, courseId: string, studentId: string): FinalGradeHistoryValue[] {
-  return (store.stmt('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq').all(courseId, studentId) as Row[]).map(
-    finalGradeHistoryFromRow,
-  );
+  return (store.stmt('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq').all(courseId, studentId) as Row[]).map(FINAL_GRADE_HISTORY.fromRow);
 }

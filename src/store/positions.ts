@@ -12,6 +12,11 @@ export type Sequence =
   | { table: 'blocks'; parent: 'lesson_id' }
   | { table: 'blocks'; parent: 'assignment_id' };
 
+/** Positions already taken under one parent. */
+export function siblingPositions(store: Store, seq: Sequence, parentId: string): { id: string; position: number }[] {
+  return store.stmt(`SELECT id, position FROM ${seq.table} WHERE ${seq.parent} = ?`).all(parentId) as { id: string; position: number }[];
+}
+
 export function countIn(store: Store, seq: Sequence, parentId: string): number {
   return (store.stmt(`SELECT COUNT(*) AS n FROM ${seq.table} WHERE ${seq.parent} = ?`).get(parentId) as { n: number }).n;
 }

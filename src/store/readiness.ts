@@ -1,82 +1,72 @@
 /** Reads and writes behind readiness: a course's whole content in bulk, rubrics, findings, attestations. */
-import type { StoredBlockValue } from '../schemas/content.js';
+import type { AssignmentValue, LessonValue, StoredBlockValue } from '../schemas/content.js';
+import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
+import { assertPublishable, computeReadiness, DEFAULT_RUBRIC, type ReadinessReport, type Rubric } from '../domain/readiness/index.js';
+import { AppError, notFound } from '../errors.js';
+import type { CourseValue } from '../schemas/content.js';
+import { getCourse, listModules } from './courses.js';
 import type { Store } from './db.js';
-import {
-  assignmentFromRow, type AssignmentRowValue, attestationFromRow, type AttestationValue, blockFromRow, findingFromRow, type FindingValue,
-  lessonFromRow, type LessonValue, type Row,
-} from './rows.js';
+import { openSetupChecks } from './gradebook.js';
+import { ASSIGNMENTS, ATTESTATIONS, BLOCKS, blockView, FINDINGS, insertRecord, LESSONS, type Row, RUBRICS, recordExists } from './tables.js';
 
 export interface CourseContent {
   lessons: LessonValue[];
   blocks: StoredBlockValue[];
-  assignments: (AssignmentRowValue & { instructions: StoredBlockValue[] })[];
+  assignments: AssignmentValue[];
 }
 
 export function courseContent(store: Store, courseId: string): CourseContent {
-  const lessons = (store.stmt('SELECT l.* FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.course_id = ? ORDER BY m.position, l.position, l.id').all(courseId) as Row[]).map(lessonFromRow);
+  const lessons = (store.stmt('SELECT l.* FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.course_id = ? ORDER BY m.position, l.position, l.id').all(courseId) as Row[]).map(LESSONS.fromRow);
   const blocks = (
     store.stmt('SELECT b.* FROM blocks b JOIN lessons l ON l.id = b.lesson_id WHERE l.course_id = ? ORDER BY b.lesson_id, b.position').all(courseId) as Row[]
-  ).map(blockFromRow);
+  ).map((r) => blockView(BLOCKS.fromRow(r)));
   const instructionRows = store
     .stmt('SELECT b.* FROM blocks b JOIN assignments a ON a.id = b.assignment_id WHERE a.course_id = ? ORDER BY b.assignment_id, b.position')
     .all(courseId) as Row[];
   const byAssignment = new Map<string, StoredBlockValue[]>();
   for (const r of instructionRows) {
     const list = byAssignment.get(r.assignment_id as string) ?? [];
-    list.push(blockFromRow(r));
+    list.push(blockView(BLOCKS.fromRow(r)));
     byAssignment.set(r.assignment_id as string, list);
   }
   const assignments = (
     store.stmt('SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ORDER BY m.position, a.position, a.id').all(courseId) as Row[]
-  ).map((r) => ({ ...assignmentFromRow(r), instructions: byAssignment.get(r.id as string) ?? [] }));
+  ).map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: byAssignment.get(r.id as string) ?? [] }));
   return { lessons, blocks, assignments };
 }
 
-export function getStoredRubric<T>(store: Store, id: string): T | null {
-  const row = store.stmt('SELECT body FROM rubrics WHERE id = ?').get(id) as { body: string } | undefined;
-  return row ? (JSON.parse(row.body) as T) : null;
+export function getStoredRubric(store: Store, id: string): StandardsRubricValue | null {
+  const row = store.stmt('SELECT * FROM rubrics WHERE id = ?').get(id) as Row | undefined;
+  return row ? RUBRICS.fromRow(row) : null;
 }
 
-export function listStoredRubrics<T>(store: Store): T[] {
-  return (store.stmt('SELECT body FROM rubrics ORDER BY id').all() as { body: string }[]).map((r) => JSON.parse(r.body) as T);
+export function listStoredRubrics(store: Store): StandardsRubricValue[] {
+  return (store.stmt('SELECT * FROM rubrics ORDER BY id').all() as Row[]).map(RUBRICS.fromRow);
 }
 
-export function putRubric(store: Store, rubric: { id: string }): void {
-  store.stmt('INSERT INTO rubrics (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body').run(rubric.id, JSON.stringify(rubric));
+export function putRubric(store: Store, rubric: StandardsRubricValue): void {
+  insertRecord(store, RUBRICS, rubric, 'upsert');
 }
 
 export function listFindings(store: Store, courseId: string): FindingValue[] {
-  return (store.stmt('SELECT * FROM findings WHERE course_id = ? ORDER BY item_id').all(courseId) as Row[]).map(findingFromRow);
+  return (store.stmt('SELECT * FROM findings WHERE course_id = ? ORDER BY item_id').all(courseId) as Row[]).map(FINDINGS.fromRow);
 }
 
 export function getFinding(store: Store, courseId: string, itemId: string): FindingValue | null {
   const row = store.stmt('SELECT * FROM findings WHERE course_id = ? AND item_id = ?').get(courseId, itemId) as Row | undefined;
-  return row ? findingFromRow(row) : null;
+  return row ? FINDINGS.fromRow(row) : null;
 }
 
 export function putFinding(store: Store, f: FindingValue): void {
-  store
-    .stmt(
-      `INSERT INTO findings (course_id, item_id, verdict, evidence, suggestion, provenance, state, reviewed_by, reviewed_at, reviewed_by_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(course_id, item_id) DO UPDATE SET verdict = excluded.verdict, evidence = excluded.evidence, suggestion = excluded.suggestion,
-         provenance = excluded.provenance, state = excluded.state, reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at,
-         reviewed_by_name = excluded.reviewed_by_name`,
-    )
-    .run(f.courseId, f.itemId, f.verdict, f.evidence, f.suggestion, f.provenance === null ? null : JSON.stringify(f.provenance), f.state, f.reviewedBy, f.reviewedAt, f.reviewedByName);
+  insertRecord(store, FINDINGS, f, 'upsert');
 }
 
 export function listAttestations(store: Store, courseId: string, rubricId: string): AttestationValue[] {
-  return (store.stmt('SELECT * FROM attestations WHERE course_id = ? AND rubric_id = ? ORDER BY item_id').all(courseId, rubricId) as Row[]).map(attestationFromRow);
+  return (store.stmt('SELECT * FROM attestations WHERE course_id = ? AND rubric_id = ? ORDER BY item_id').all(courseId, rubricId) as Row[]).map(ATTESTATIONS.fromRow);
 }
 
 export function putAttestation(store: Store, a: AttestationValue): void {
-  store
-    .stmt(
-      `INSERT INTO attestations (course_id, rubric_id, item_id, status, by, by_name, note, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(course_id, rubric_id, item_id) DO UPDATE SET status = excluded.status, by = excluded.by, by_name = excluded.by_name, note = excluded.note, at = excluded.at`,
-    )
-    .run(a.courseId, a.rubricId, a.itemId, a.status, a.by, a.byName, a.note, a.at);
+  insertRecord(store, ATTESTATIONS, a, 'upsert');
 }
 
 export function deleteAttestation(store: Store, courseId: string, rubricId: string, itemId: string): boolean {
@@ -85,5 +75,39 @@ export function deleteAttestation(store: Store, courseId: string, rubricId: stri
 
 /** The built-in rubric, or one imported into the store. */
 export function rubricExists(store: Store, id: string): boolean {
-  return id === 'course-essentials' || store.stmt('SELECT 1 AS x FROM rubrics WHERE id = ?').get(id) !== undefined;
+  return id === DEFAULT_RUBRIC.id || recordExists(store, RUBRICS, [id]);
+}
+
+export function rubricById(store: Store, id: string): Rubric | null {
+  return id === DEFAULT_RUBRIC.id ? DEFAULT_RUBRIC : getStoredRubric(store, id);
+}
+
+/** The readiness report of a course now, with the rubric and course it was computed for. */
+export function courseReadiness(store: Store, courseId: string, now: string): { report: ReadinessReport; rubric: Rubric; course: CourseValue } {
+  const course = getCourse(store, courseId);
+  if (!course) throw notFound('Course', courseId);
+  const rubric = rubricById(store, course.rubricId);
+  if (!rubric) throw new AppError('not-found', `The course's rubric ${JSON.stringify(course.rubricId)} is not installed.`);
+  const content = courseContent(store, courseId);
+  const report = computeReadiness({
+    rubric,
+    course,
+    modules: listModules(store, courseId),
+    lessons: content.lessons,
+    blocks: content.blocks,
+    assignments: content.assignments,
+    openSetupChecks: openSetupChecks(store, courseId, now),
+    findings: listFindings(store, courseId),
+    attestations: listAttestations(store, courseId, rubric.id),
+    accessFloor: course.accessFloor,
+    now,
+  });
+  return { report, rubric, course };
+}
+
+/** The publish gate over the stored course, now (throws not-ready naming what blocks it). */
+export function assertCoursePublishable(store: Store, courseId: string, now: string): CourseValue {
+  const { report, rubric, course } = courseReadiness(store, courseId, now);
+  assertPublishable(report, rubric, course.accessFloor);
+  return course;
 }

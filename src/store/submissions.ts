@@ -1,9 +1,10 @@
 import type { Store } from './db.js';
-import { type GradeValue, type Row, submissionFromRow, type SubmissionValue } from './rows.js';
+import type { GradeValue, SubmissionValue } from '../schemas/content.js';
+import { insertRecord, type Row, SUBMISSIONS } from './tables.js';
 
 export function getSubmission(store: Store, id: string): SubmissionValue | null {
   const row = store.stmt('SELECT * FROM submissions WHERE id = ?').get(id) as Row | undefined;
-  return row ? submissionFromRow(row) : null;
+  return row ? SUBMISSIONS.fromRow(row) : null;
 }
 
 /** Submissions to an assignment (one student's, when given), oldest attempt first. */
@@ -11,7 +12,7 @@ export function listSubmissions(store: Store, assignmentId: string, studentId?: 
   const rows = studentId
     ? (store.stmt('SELECT * FROM submissions WHERE assignment_id = ? AND student_id = ? ORDER BY attempt').all(assignmentId, studentId) as Row[])
     : (store.stmt('SELECT * FROM submissions WHERE assignment_id = ? ORDER BY student_id, attempt').all(assignmentId) as Row[]);
-  return rows.map(submissionFromRow);
+  return rows.map(SUBMISSIONS.fromRow);
 }
 
 export function lastAttempt(store: Store, assignmentId: string, studentId: string): number {
@@ -19,10 +20,7 @@ export function lastAttempt(store: Store, assignmentId: string, studentId: strin
 }
 
 export function insertSubmission(store: Store, s: SubmissionValue): SubmissionValue {
-  store
-    .stmt('INSERT INTO submissions (id, assignment_id, student_id, attempt, state, text, file_id, link, submitted_at, grade, score, released_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(s.id, s.assignmentId, s.studentId, s.attempt, s.state, s.text, s.fileId, s.link, s.submittedAt, s.grade === null ? null : JSON.stringify(s.grade), s.grade?.score ?? null, s.grade?.releasedAt ?? null);
-  return s;
+  return insertRecord(store, SUBMISSIONS, s);
 }
 
 export function writeGrade(store: Store, id: string, state: SubmissionValue['state'], grade: GradeValue): void {

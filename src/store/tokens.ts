@@ -1,30 +1,35 @@
 import { createHash } from 'node:crypto';
 import type { Store } from './db.js';
-import { type Row, type TokenValue, tokenFromRow } from './rows.js';
+import type { ApiTokenValue } from '../schemas/people.js';
+import { insertRecord, type Row, TOKENS } from './tables.js';
+
+/** A token as the API shows it: never its hash. */
+const tokenView = (row: Row): ApiTokenValue => {
+  const { tokenSha256: _hash, ...token } = TOKENS.fromRow(row);
+  return token;
+};
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-export function findTokenByHash(store: Store, hash: string): TokenValue | null {
+export function findTokenByHash(store: Store, hash: string): ApiTokenValue | null {
   const row = store.stmt('SELECT * FROM tokens WHERE token_sha256 = ?').get(hash) as Row | undefined;
-  return row ? tokenFromRow(row) : null;
+  return row ? tokenView(row) : null;
 }
 
-export function getToken(store: Store, id: string): TokenValue | null {
+export function getToken(store: Store, id: string): ApiTokenValue | null {
   const row = store.stmt('SELECT * FROM tokens WHERE id = ?').get(id) as Row | undefined;
-  return row ? tokenFromRow(row) : null;
+  return row ? tokenView(row) : null;
 }
 
-export function listTokens(store: Store, userId?: string): TokenValue[] {
+export function listTokens(store: Store, userId?: string): ApiTokenValue[] {
   const rows = userId
     ? (store.stmt('SELECT * FROM tokens WHERE user_id = ? ORDER BY id').all(userId) as Row[])
     : (store.stmt('SELECT * FROM tokens ORDER BY id').all() as Row[]);
-  return rows.map(tokenFromRow);
+  return rows.map(tokenView);
 }
 
-export function insertToken(store: Store, t: TokenValue, hash: string): TokenValue {
-  store
-    .stmt('INSERT INTO tokens (id, user_id, token_sha256, name, scopes, created_at, expires_at, revoked_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(t.id, t.userId, hash, t.name, JSON.stringify(t.scopes), t.createdAt, t.expiresAt, t.revokedAt, t.lastUsedAt);
+export function insertToken(store: Store, t: ApiTokenValue, hash: string): ApiTokenValue {
+  insertRecord(store, TOKENS, { ...t, tokenSha256: hash });
   return t;
 }
 

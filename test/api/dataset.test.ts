@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dumpDataset, importDataset } from '../../src/api/dataset.js';
+import { dumpDataset, importDataset } from '../../src/store/dataset.js';
 import { AppError } from '../../src/errors.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { openStore } from '../../src/store/db.js';

@@ -8,7 +8,7 @@ import type { AppDeps } from '../../src/api/context.js';
 import { type Clock } from '../../src/runtime/clock.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
 import { openStore, type Store } from '../../src/store/db.js';
-import { importDataset } from '../../src/api/dataset.js';
+import { importDataset } from '../../src/store/dataset.js';
 import type { DatasetInput } from '../../src/schemas/dataset.js';
 
 export const T0 = '2026-11-22T08:30:00.000Z';

@@ -1,14 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { planInstructions } from '../../domain/content/rules.js';
 import { AppError, invalid, notFound, type Problem } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { Assignment, AssignmentCreate, AssignmentUpdate } from '../../schemas/content.js';
-import { getBlock, insertBlock, listBlocks, setBlockPosition, writeBlock, deleteInstructionBlocksExcept } from '../../store/blocks.js';
-import { countSubmissions, getAssignment, getAssignmentRow, insertAssignment, listCourseAssignments, updateAssignmentRow } from '../../store/assignments.js';
+import { countSubmissions, getAssignment, getAssignmentRow, insertAssignment, listCourseAssignments, replaceInstructions, updateAssignmentRow } from '../../store/assignments.js';
 import { getModule } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import { getGradebookSetup } from '../../store/gradebook-setups.js';
-import { blockContentOf } from '../../store/rows.js';
 import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { definedFields } from '../../runtime/objects.js';
@@ -19,31 +16,8 @@ const AssignmentParams = z.object({ assignmentId: Id });
 
 function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Problem[] {
   if (categoryId === null || categoryId === undefined) return [];
-  const setup = getGradebookSetup<{ courseId: string; version: number; categories: { id: string }[] }>(store, courseId);
+  const setup = getGradebookSetup(store, courseId);
   return setup?.categories.some((c) => c.id === categoryId) ? [] : [{ path: 'categoryId', message: `${JSON.stringify(categoryId)} is not a category of the course's gradebook setup` }];
-}
-
-/** Write the instruction list of an assignment as planned: identity kept by id. */
-function replaceInstructions(deps: AppDeps, assignmentId: string, given: (Record<string, unknown> & { type: string; id?: string })[]): void {
-  const stored = listBlocks(deps.store, { assignmentId }).map((b) => ({
-    id: b.id, origin: b.origin, aiState: b.aiState, provenance: b.provenance, previous: b.previous, updatedAt: b.updatedAt, content: blockContentOf(b) as { type: string },
-  }));
-  const { plan, problems } = planInstructions(stored, given);
-  if (problems.length > 0) throw invalid(problems);
-  const now = deps.clock.now();
-  deleteInstructionBlocksExcept(deps.store, assignmentId, new Set(plan.flatMap((p) => (p.kind === 'new' ? [] : [p.id]))));
-  // Park kept blocks at negative positions first so the new order never collides.
-  plan.forEach((p) => p.kind !== 'new' && setBlockPosition(deps.store, p.id, -1 - p.position));
-  for (const p of plan) {
-    if (p.kind === 'keep') setBlockPosition(deps.store, p.id, p.position);
-    else if (p.kind === 'edit') {
-      const old = getBlock(deps.store, p.id)!;
-      writeBlock(deps.store, p.id, { content: p.content, origin: 'human', aiState: null, provenance: null, previous: p.previous, updatedAt: now });
-      setBlockPosition(deps.store, old.id, p.position);
-    } else {
-      insertBlock(deps.store, { assignmentId }, { id: deps.ids.next('blk'), content: p.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now }, p.position);
-    }
-  }
 }
 
 export const assignmentsRoutes: RouteModule = [
@@ -77,7 +51,7 @@ export const assignmentsRoutes: RouteModule = [
           id, moduleId: mod.id, courseId: mod.courseId, title: body.title, status: 'draft', publishedAt: null, dueAt: body.dueAt,
           points: body.points, submissionType: body.submissionType, categoryId: body.categoryId, rubric: body.rubric,
         }, body.position);
-        replaceInstructions(deps, id, body.instructions as never);
+        replaceInstructions(deps.store, id, body.instructions, { now: deps.clock.now(), ids: deps.ids });
         return getAssignment(deps.store, id);
       }),
   }),
@@ -109,7 +83,7 @@ export const assignmentsRoutes: RouteModule = [
         const { instructions, ...fields } = body;
         const changes = definedFields(fields);
         updateAssignmentRow(deps.store, before, { ...before, ...changes });
-        if (instructions !== undefined) replaceInstructions(deps, before.id, instructions as never);
+        if (instructions !== undefined) replaceInstructions(deps.store, before.id, instructions, { now: deps.clock.now(), ids: deps.ids });
         return getAssignment(deps.store, before.id);
       }),
   }),

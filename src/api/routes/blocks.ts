@@ -4,7 +4,7 @@ import { Id } from '../../schemas/common.js';
 import { BlockContent, StoredBlock } from '../../schemas/content.js';
 import { BlockCreate, BlockMove, BlockReview } from '../../schemas/content-extra.js';
 import { deleteBlock, getBlock, insertBlock, listBlocks, moveBlock, writeBlock } from '../../store/blocks.js';
-import { blockContentOf } from '../../store/rows.js';
+import { blockContentOf } from '../../store/tables.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const LessonParams = z.object({ lessonId: Id });
@@ -73,7 +73,7 @@ export const blocksRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = loadBlock(deps.store, params.blockId);
         writeBlock(deps.store, before.id, {
-          content: body as Record<string, unknown>,
+          content: body,
           origin: 'human',
           aiState: null,
           provenance: null,
@@ -135,7 +135,7 @@ export const blocksRoutes: RouteModule = [
           deleteBlock(deps.store, block);
           return { ok: true, id: block.id, deleted: true };
         }
-        writeBlock(deps.store, block.id, { content: block.previous as Record<string, unknown>, origin: block.origin, aiState: 'rejected', provenance: block.provenance, previous: null, updatedAt: now });
+        writeBlock(deps.store, block.id, { content: block.previous, origin: block.origin, aiState: 'rejected', provenance: block.provenance, previous: null, updatedAt: now });
         return output(getBlock(deps.store, block.id));
       }),
   }),

@@ -6,7 +6,7 @@ import { Certificate, CertificateIssue, CertificateReplace } from '../../schemas
 import { codeExists, getCertificate, getCertificateByCode, insertCertificate, listReadableCertificates, markReplaced } from '../../store/certificates.js';
 import { getCourse } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
-import type { CertificateValue } from '../../store/rows.js';
+import type { CertificateValue } from '../../schemas/templates.js';
 import { getUser } from '../../store/users.js';
 import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';

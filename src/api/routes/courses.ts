@@ -1,29 +1,13 @@
 import { z } from '@hono/zod-openapi';
-import { AppError, notFound } from '../../errors.js';
-import { defaultGradebookSetup } from '../../domain/grading/index.js';
+import { notFound } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { Course, CourseCreate, CourseUpdate, Module, ModuleCreate, ModuleUpdate } from '../../schemas/content.js';
-import { rubricExists } from '../../store/readiness.js';
-import { getCourse, getModule, insertCourse, insertModule, listCourses, listModules, updateCourse, updateModule } from '../../store/courses.js';
-import { putGradebookSetup } from '../../store/gradebook-setups.js';
-import type { CourseValue } from '../../store/rows.js';
-import type { Store } from '../../store/db.js';
-import type { Clock } from '../../runtime/clock.js';
+import { changeCourse, createCourse, getCourse, getModule, insertModule, listCourses, listModules, updateModule } from '../../store/courses.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { definedFields } from '../../runtime/objects.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
-
-/** Create a course with its default gradebook setup (gradebook-operations.md: every course has one). */
-export function createCourseRecord(store: Store, clock: Clock, course: CourseValue, actorId: string): CourseValue {
-  return store.tx(() => {
-    if (getCourse(store, course.id)) throw new AppError('conflict', `Course ${JSON.stringify(course.id)} already exists.`);
-    insertCourse(store, course);
-    putGradebookSetup(store, defaultGradebookSetup(course.id, clock.now(), actorId));
-    return course;
-  });
-}
 
 export const courseRoutes: RouteModule = [
   defineOperation({
@@ -46,7 +30,7 @@ export const courseRoutes: RouteModule = [
     status: 201,
     handler: ({ deps, body, granted }) => {
       const now = deps.clock.now();
-      return createCourseRecord(deps.store, deps.clock, {
+      return createCourse(deps.store, {
         id: body.id ?? deps.ids.next('crs'),
         title: body.title,
         description: body.description,
@@ -59,7 +43,7 @@ export const courseRoutes: RouteModule = [
         tutorDefaults: body.tutorDefaults,
         createdAt: now,
         updatedAt: now,
-      }, granted.caller.user.id);
+      }, { actorId: granted.caller.user.id });
     },
   }),
   defineOperation({
@@ -85,10 +69,7 @@ export const courseRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getCourse(deps.store, params.courseId);
         if (!before) throw notFound('Course', params.courseId);
-        if (body.rubricId !== undefined && !rubricExists(deps.store, body.rubricId)) {
-          throw new AppError('invalid', `rubricId: no rubric ${JSON.stringify(body.rubricId)} is installed`, [{ path: 'rubricId', message: `no rubric ${JSON.stringify(body.rubricId)} is installed (see coursebook rubrics list)` }]);
-        }
-        return updateCourse(deps.store, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
+        return changeCourse(deps.store, before, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
       }),
   }),
   defineOperation({

@@ -2,26 +2,21 @@ import { z } from '@hono/zod-openapi';
 import {
   computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor, renderGradebookCsv,
 } from '../../domain/grading/index.js';
-import { AppError, type Problem } from '../../errors.js';
+import { setupProblems, KNOWN_RULES_VERSIONS } from '../../domain/grading/setup-soundness.js';
+import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
 import type { Store } from '../../store/db.js';
 import {
-  appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, publishedItems, putFinalGrade,
+  appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, loadSetup, publishedItems, putFinalGrade,
 } from '../../store/gradebook.js';
 import { loadSubmissionRecords } from '../../store/grade-cells.js';
-import { getGradebookSetup, putGradebookSetup } from '../../store/gradebook-setups.js';
+import { putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const CourseParams = z.object({ courseId: Id });
 const StudentParams = z.object({ courseId: Id, studentId: Id });
-
-function loadSetup(store: Store, courseId: string): SetupValue {
-  const setup = getGradebookSetup<SetupValue & { courseId: string; version: number }>(store, courseId);
-  if (!setup) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} has no gradebook setup.`);
-  return setup;
-}
 
 /** Everything the grading engine needs for one course at one instant (the staff view). */
 export function gradingInput(store: Store, courseId: string) {
@@ -30,12 +25,6 @@ export function gradingInput(store: Store, courseId: string) {
   const students = listStudents(store, courseId);
   const records = loadSubmissionRecords(store, courseId, items.map((it) => it.id), students.map((s) => s.id));
   return { setup, items, students, records };
-}
-
-/** Open (not dismissed) setup checks: also read by readiness item 3.1. */
-export function openSetupChecks(store: Store, courseId: string, now: string) {
-  const setup = loadSetup(store, courseId);
-  return computeSetupChecks({ setup, items: publishedItems(store, courseId), now }).filter((c) => !c.dismissed);
 }
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
@@ -71,22 +60,16 @@ export const gradebookRoutes: RouteModule = [
     body: GradebookSetup,
     response: GradebookSetup,
     handler: ({ deps, params, body, granted }) => {
-      const problems: Problem[] = [];
-      if (body.courseId !== params.courseId) problems.push({ path: 'courseId', message: `must be ${JSON.stringify(params.courseId)}, the course in the path` });
-      const ids = new Set<string>();
-      body.categories.forEach((c, i) => {
-        if (c.courseId !== params.courseId) problems.push({ path: `categories[${i}].courseId`, message: `must be ${JSON.stringify(params.courseId)}` });
-        if (ids.has(c.id)) problems.push({ path: `categories[${i}].id`, message: `duplicate category id ${JSON.stringify(c.id)}` });
-        ids.add(c.id);
-      });
-      if (problems.length > 0) throw new AppError('invalid', `${problems[0]!.path}: ${problems[0]!.message}`, problems);
-      if (body.rulesVersion !== 1) throw new AppError('unsupported', `rulesVersion ${body.rulesVersion} is not known to this build (it knows grading rules edition 1).`, { rulesVersion: body.rulesVersion, supported: [1] });
+      const problems = setupProblems(body, params.courseId);
+      const rules = problems.filter((p) => p.path === 'rulesVersion');
+      if (problems.length > rules.length) throw invalid(problems.filter((p) => p.path !== 'rulesVersion'));
+      if (rules.length > 0) throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
       return deps.store.tx(() => {
         const current = loadSetup(deps.store, params.courseId);
         if (body.version !== current.version) {
           throw new AppError('conflict', `The setup is at version ${current.version}, not ${body.version}; read it again and reapply your change.`, { currentVersion: current.version });
         }
-        return saveBumped(deps.store, body as SetupValue, granted.caller.user.id, deps.clock.now());
+        return saveBumped(deps.store, body, granted.caller.user.id, deps.clock.now());
       });
     },
   }),

@@ -1,56 +1,26 @@
 import { z } from '@hono/zod-openapi';
-import { blockingItemNumbers, computeReadiness, DEFAULT_RUBRIC, isKnownCheck, type ReadinessInput } from '../../domain/readiness/index.js';
-import { AppError, type Problem } from '../../errors.js';
+import { DEFAULT_RUBRIC, rubricProblems, type Rubric } from '../../domain/readiness/index.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import { Id, Provenance } from '../../schemas/common.js';
 import { Course } from '../../schemas/content.js';
 import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../../schemas/readiness.js';
-import { getCourse, listModules, updateCourse } from '../../store/courses.js';
+import { getCourse, updateCourse } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import {
-  courseContent, deleteAttestation, getFinding, getStoredRubric, listAttestations, listFindings, listStoredRubrics, putAttestation, putFinding, putRubric,
+  assertCoursePublishable, courseReadiness, deleteAttestation, getFinding, listFindings, listStoredRubrics, putAttestation, putFinding, putRubric, rubricById,
 } from '../../store/readiness.js';
-import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
-import { openSetupChecks } from './gradebook.js';
-
-type Rubric = ReadinessInput['rubric'];
 
 const CourseParams = z.object({ courseId: Id });
 const ItemParams = z.object({ courseId: Id, itemId: Id });
 
-export function rubricById(store: Store, id: string): Rubric | null {
-  if (id === DEFAULT_RUBRIC.id) return DEFAULT_RUBRIC;
-  return getStoredRubric<Rubric>(store, id);
-}
-
+/** The course and its installed rubric (not-found for either). */
 function courseAndRubric(store: Store, courseId: string) {
   const course = getCourse(store, courseId);
-  if (!course) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} was not found.`);
+  if (!course) throw notFound('Course', courseId);
   const rubric = rubricById(store, course.rubricId);
   if (!rubric) throw new AppError('not-found', `The course's rubric ${JSON.stringify(course.rubricId)} is not installed.`);
   return { course, rubric };
-}
-
-/** The readiness report of a course, now. */
-export function readinessReport(deps: AppDeps, courseId: string) {
-  const { store } = deps;
-  const now = deps.clock.now();
-  const { course, rubric } = courseAndRubric(store, courseId);
-  const content = courseContent(store, courseId);
-  const report = computeReadiness({
-    rubric,
-    course: { id: course.id, title: course.title, description: course.description, objectives: course.objectives },
-    modules: listModules(store, courseId),
-    lessons: content.lessons,
-    blocks: content.blocks as never,
-    assignments: content.assignments as never,
-    openSetupChecks: openSetupChecks(store, courseId, now),
-    findings: listFindings(store, courseId) as never,
-    attestations: listAttestations(store, courseId, rubric.id) as never,
-    accessFloor: course.accessFloor,
-    now,
-  });
-  return { report, rubric, course };
 }
 
 function findItem(rubric: Rubric, itemId: string) {
@@ -67,7 +37,7 @@ export const readinessRoutes: RouteModule = [
     tag: 'readiness',
     params: CourseParams,
     response: ReadinessReport,
-    handler: ({ deps, params }) => readinessReport(deps, params.courseId).report,
+    handler: ({ deps, params }) => courseReadiness(deps.store, params.courseId, deps.clock.now()).report,
   }),
   defineOperation({
     operationId: 'setAttestation',
@@ -80,7 +50,7 @@ export const readinessRoutes: RouteModule = [
     response: ReadinessReport,
     handler: ({ deps, params, body, granted }) =>
       deps.store.tx(() => {
-        const { report, rubric, course } = readinessReport(deps, params.courseId);
+        const { report, rubric, course } = courseReadiness(deps.store, params.courseId, deps.clock.now());
         if (body.rubricId !== course.rubricId) {
           throw new AppError('conflict', `The course uses rubric ${JSON.stringify(course.rubricId)}, not ${JSON.stringify(body.rubricId)}.`, { rubricId: course.rubricId });
         }
@@ -93,7 +63,7 @@ export const readinessRoutes: RouteModule = [
         }
         const user = granted.caller.user;
         putAttestation(deps.store, { courseId: params.courseId, rubricId: rubric.id, itemId: params.itemId, status: 'attested', by: user.id, byName: user.name, note, at: deps.clock.now() });
-        return readinessReport(deps, params.courseId).report;
+        return courseReadiness(deps.store, params.courseId, deps.clock.now()).report;
       }),
   }),
   defineOperation({
@@ -110,7 +80,7 @@ export const readinessRoutes: RouteModule = [
         if (!deleteAttestation(deps.store, params.courseId, course.rubricId, params.itemId)) {
           throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no attestation.`);
         }
-        return readinessReport(deps, params.courseId).report;
+        return courseReadiness(deps.store, params.courseId, deps.clock.now()).report;
       }),
   }),
   defineOperation({
@@ -175,7 +145,7 @@ export const readinessRoutes: RouteModule = [
     tag: 'readiness',
     response: z.array(z.object({ id: z.string(), name: z.string(), attribution: z.string(), builtIn: z.boolean(), items: z.number() })),
     handler: ({ deps }) =>
-      [DEFAULT_RUBRIC, ...listStoredRubrics<Rubric>(deps.store)].map((r) => ({
+      [DEFAULT_RUBRIC, ...listStoredRubrics(deps.store)].map((r) => ({
         id: r.id, name: r.name, attribution: r.attribution, builtIn: r.id === DEFAULT_RUBRIC.id, items: r.standards.reduce((n, s) => n + s.items.length, 0),
       })),
   }),
@@ -201,18 +171,8 @@ export const readinessRoutes: RouteModule = [
     handler: ({ deps, body }) =>
       deps.store.tx(() => {
         if (rubricById(deps.store, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
-        const problems: Problem[] = [];
-        const ids = new Set<string>();
-        body.standards.forEach((s, si) =>
-          s.items.forEach((item, ii) => {
-            const path = `standards[${si}].items[${ii}]`;
-            if (ids.has(item.itemId)) problems.push({ path: `${path}.itemId`, message: `duplicate item id ${JSON.stringify(item.itemId)}` });
-            ids.add(item.itemId);
-            if (item.kind === 'automatic' && !item.check) problems.push({ path: `${path}.check`, message: 'is required for an automatic item' });
-            if (item.check !== undefined && !isKnownCheck(item.check)) problems.push({ path: `${path}.check`, message: `unknown check ${JSON.stringify(item.check)}` });
-          }),
-        );
-        if (problems.length > 0) throw new AppError('invalid', `${problems[0]!.path}: ${problems[0]!.message}`, problems);
+        const problems = rubricProblems(body);
+        if (problems.length > 0) throw invalid(problems);
         putRubric(deps.store, body);
         return body;
       }),
@@ -227,16 +187,7 @@ export const readinessRoutes: RouteModule = [
     response: Course,
     handler: ({ deps, params }) =>
       deps.store.tx(() => {
-        const { report, rubric, course } = readinessReport(deps, params.courseId);
-        if (report.blocksPublishing) {
-          const blocking = blockingItemNumbers(report, rubric);
-          const floor = course.accessFloor !== null && course.accessFloor > report.percent ? { accessFloor: course.accessFloor, percent: report.percent } : {};
-          throw new AppError(
-            'not-ready',
-            blocking.length > 0 ? `The course is not ready to publish: essential items ${blocking.join(', ')} are not met.` : `The course is not ready to publish: readiness ${report.percent}% is below the template's floor of ${course.accessFloor}%.`,
-            { blocking, ...floor },
-          );
-        }
+        const course = assertCoursePublishable(deps.store, params.courseId, deps.clock.now());
         if (course.status === 'published') return course;
         const now = deps.clock.now();
         return updateCourse(deps.store, { ...course, status: 'published', publishedAt: now, updatedAt: now });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import { Dataset } from '../../schemas/dataset.js';
-import { dumpDataset, importDataset } from '../dataset.js';
+import { dumpDataset, importDataset } from '../../store/dataset.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 export const serviceRoutes: RouteModule = [

@@ -6,14 +6,13 @@ import { Course } from '../../schemas/content.js';
 import { Template, TemplateCreate, TemplateUpdate } from '../../schemas/templates.js';
 import type { Store } from '../../store/db.js';
 import { insertBlock } from '../../store/blocks.js';
-import { insertModule } from '../../store/courses.js';
+import { createCourse, insertModule } from '../../store/courses.js';
 import { insertLesson } from '../../store/lessons.js';
-import type { TemplateValue } from '../../store/rows.js';
+import type { TemplateValue } from '../../schemas/templates.js';
 import { getTemplate, listTemplates, putTemplate } from '../../store/templates.js';
 import { getUser } from '../../store/users.js';
 import type { AppDeps, Caller } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
-import { createCourseRecord } from './courses.js';
 
 type Update = z.infer<typeof TemplateUpdate>;
 
@@ -36,7 +35,7 @@ function applyUpdate(store: Store, caller: Caller, id: string, patch: Update, no
     ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
     ...(patch.tutorDefaults !== undefined ? { tutorDefaults: patch.tutorDefaults } : {}),
     ...(patch.accessFloor !== undefined ? { accessFloor: patch.accessFloor } : {}),
-    ...(patch.modules !== undefined ? { modules: placeModules(before.modules as never, patch.modules as never) } : {}),
+    ...(patch.modules !== undefined ? { modules: placeModules(before.modules, patch.modules) } : {}),
     updatedBy: caller.user.id,
     updatedAt: now,
   };
@@ -133,15 +132,15 @@ function createFromTemplate(deps: AppDeps, templateId: string, body: { title: st
     const t = getTemplate(store, templateId);
     if (!t) throw notFound('Template', templateId);
     const now = deps.clock.now();
-    const course = createCourseRecord(store, deps.clock, {
+    const course = createCourse(store, {
       id: body.id ?? ids.next('crs'), title: body.title, description: body.description, status: 'draft', publishedAt: null, objectives: [],
       rubricId: 'course-essentials', templateId: t.id, accessFloor: t.accessFloor, tutorDefaults: t.tutorDefaults, createdAt: now, updatedAt: now,
-    }, actorId);
+    }, { actorId });
     // A new course has no modules of its own, so `start` modules then `end` modules, each in template order.
     const ordered = [...t.modules.filter((m) => m.placement === 'start'), ...t.modules.filter((m) => m.placement === 'end')];
     for (const m of ordered) {
       const mod = insertModule(store, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
-      for (const l of m.lessons as { title: string; minutes: number; blocks: { content: Record<string, unknown> }[] }[]) {
+      for (const l of m.lessons) {
         const lesson = insertLesson(store, { id: ids.next('les'), moduleId: mod.id, courseId: course.id, title: l.title, minutes: l.minutes, status: 'draft', publishedAt: null });
         for (const b of l.blocks) {
           insertBlock(store, { lessonId: lesson.id }, { id: ids.next('blk'), content: b.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now });

@@ -3,20 +3,16 @@
  * block identity kept by id, a grade from rubric criteria, and which submission field an
  * assignment takes. Problems come back as {path, message} lists; nothing here throws.
  */
-export interface Problem {
-  path: string;
-  message: string;
-}
+import type { Problem } from '../../errors.js';
+import type { BlockContentValue, RubricValue } from '../../schemas/content.js';
 
-type Content = Record<string, unknown> & { type: string };
+export type { Problem } from '../../errors.js';
 
+type Content = BlockContentValue;
+
+/** A stored instruction as the plan compares it: its id and content. */
 export interface StoredInstruction {
   id: string;
-  origin: 'human' | 'ai';
-  aiState: 'draft' | 'accepted' | 'rejected' | null;
-  provenance: unknown;
-  previous: unknown;
-  updatedAt: string;
   content: Content;
 }
 
@@ -56,14 +52,9 @@ export function planInstructions(stored: StoredInstruction[], given: (Content & 
   return { plan, problems };
 }
 
-export interface RubricCriterion {
-  id: string;
-  levels: { id: string; points: number }[];
-}
-
 /** Criteria results from the rubric: each names a criterion (once) and one of its levels. */
 export function gradeCriteria(
-  rubric: RubricCriterion[],
+  rubric: RubricValue,
   given: { criterionId: string; levelId: string; comment: string }[],
 ): { criteria: { criterionId: string; levelId: string; points: number; comment: string }[]; total: number; problems: Problem[] } {
   const problems: Problem[] = [];

@@ -1,49 +1,13 @@
-/** Plain types of the readiness domain (readiness.md). */
-export interface RubricItem {
-  itemId: string;
-  number: string;
-  text: string;
-  kind: 'automatic' | 'ai' | 'human';
-  essential: boolean;
-  check?: string;
-}
+/** Types of the readiness domain (readiness.md); resources are the schemas' own types. */
+import type { StoredBlockValue, AssignmentValue } from '../../schemas/content.js';
+import type { AttestationValue, FindingValue, StandardsRubricValue } from '../../schemas/readiness.js';
 
-export interface Rubric {
-  id: string;
-  name: string;
-  attribution: string;
-  standards: { standardId: string; number: string; title: string; items: RubricItem[] }[];
-}
-
-export interface Block {
-  id: string;
-  lessonId: string | null;
-  position: number;
-  type: string;
-  aiState: 'draft' | 'accepted' | 'rejected' | null;
-  [field: string]: unknown;
-}
-
-export interface Finding {
-  itemId: string;
-  verdict: 'met' | 'not-met';
-  evidence: string;
-  suggestion: string;
-  provenance: unknown;
-  state: 'draft' | 'accepted' | 'rejected';
-  reviewedBy: string | null;
-  reviewedAt: string | null;
-  reviewedByName: string | null;
-}
-
-export interface Attestation {
-  itemId: string;
-  status: 'attested';
-  by: string;
-  byName: string;
-  note: string;
-  at: string;
-}
+export type Rubric = StandardsRubricValue;
+export type RubricItem = Rubric['standards'][number]['items'][number];
+export type Block = StoredBlockValue;
+/** A finding as the report reads it (its course is the report's). */
+export type Finding = Omit<FindingValue, 'courseId'>;
+export type Attestation = Omit<AttestationValue, 'courseId' | 'rubricId'>;
 
 export interface ReadinessInput {
   rubric: Rubric;
@@ -51,7 +15,7 @@ export interface ReadinessInput {
   modules: { id: string; title: string; objective: string; position: number }[];
   lessons: { id: string; moduleId: string; title: string; position: number; status: 'draft' | 'published' }[];
   blocks: Block[];
-  assignments: { id: string; moduleId: string; title: string; position: number; status: 'draft' | 'published'; points: number; dueAt: string | null; rubric: unknown[]; instructions: Block[] }[];
+  assignments: Pick<AssignmentValue, 'id' | 'moduleId' | 'title' | 'position' | 'status' | 'points' | 'dueAt' | 'rubric' | 'instructions'>[];
   openSetupChecks: { code: string; target: string; message: string }[];
   findings: Finding[];
   attestations: Attestation[];

@@ -1,13 +1,9 @@
 /**
  * Pure template rules (content-and-people.md, Templates; cli-and-serve.md, bulk editing).
  */
-export interface TemplateModule {
-  key: string;
-  title: string;
-  placement: 'start' | 'end';
-  objective: string;
-  lessons: unknown[];
-}
+import type { TemplateValue } from '../../schemas/templates.js';
+
+export type TemplateModule = TemplateValue['modules'][number];
 
 export interface TemplateLike {
   id: string;

@@ -1,0 +1,41 @@
+/**
+ * A course file (docs/course-format.md) as dataset records: the nested modules, lessons,
+ * blocks and assignments flattened with their positions in the order written, and the ids
+ * the file leaves out drawn from the id source. Pure; the dataset import writes it.
+ */
+import type { Ids } from '../../runtime/ids.js';
+import type { CourseFileValue } from '../../schemas/course-file.js';
+import type { DatasetInput } from '../../schemas/dataset.js';
+
+/** A course file as dataset records, generating the ids it leaves out. */
+export function courseFileToDataset(file: CourseFileValue, ids: Ids): DatasetInput & { courses: [{ id: string }] } {
+  const courseId = file.course.id ?? ids.next('crs');
+  const { id: _id, ...course } = file.course;
+  const modules: NonNullable<DatasetInput['modules']> = [];
+  const lessons: NonNullable<DatasetInput['lessons']> = [];
+  const blocks: NonNullable<DatasetInput['blocks']> = [];
+  const assignments: NonNullable<DatasetInput['assignments']> = [];
+  file.modules.forEach((m, mi) => {
+    const moduleId = m.id ?? ids.next('mod');
+    modules.push({ id: moduleId, courseId, title: m.title, objective: m.objective, status: m.status, position: mi });
+    m.lessons.forEach((l, li) => {
+      const lessonId = l.id ?? ids.next('les');
+      lessons.push({ id: lessonId, moduleId, title: l.title, minutes: l.minutes, status: l.status, publishedAt: l.publishedAt, position: li });
+      l.blocks.forEach((b, bi) => blocks.push({ ...b, id: b.id ?? ids.next('blk'), lessonId, position: bi }));
+    });
+    m.assignments.forEach((a, ai) => {
+      assignments.push({
+        ...a,
+        id: a.id ?? ids.next('asg'),
+        moduleId,
+        position: ai,
+        instructions: a.instructions.map((b, bi) => ({ ...b, id: b.id ?? ids.next('blk'), position: bi })),
+      });
+    });
+  });
+  const setup = file.gradebookSetup
+    ? [{ ...file.gradebookSetup, courseId, categories: file.gradebookSetup.categories.map((c) => ({ ...c, courseId })) }]
+    : [];
+  return { coursebook: 1, courses: [{ id: courseId, ...course }], modules, lessons, blocks, assignments, gradebookSetups: setup };
+}
+

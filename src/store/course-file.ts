@@ -1,0 +1,63 @@
+/**
+ * Course files (docs/course-format.md): one course written as a nested document, for
+ * offline authoring. Reading builds it from the store; importing goes through the dataset
+ * import, so every rule of that path applies, and then the publish gate when the file
+ * says the course is published.
+ */
+import { courseFileToDataset } from '../domain/content/course-file.js';
+import { notFound } from '../errors.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Ids } from '../runtime/ids.js';
+import type { StoredBlockValue } from '../schemas/content.js';
+import type { CourseFileValue } from '../schemas/course-file.js';
+import { listAssignmentsOfModule } from './assignments.js';
+import { listBlocks } from './blocks.js';
+import { getCourse, listModules } from './courses.js';
+import { importDataset } from './dataset.js';
+import type { Store } from './db.js';
+import { getGradebookSetup } from './gradebook-setups.js';
+import { listLessons } from './lessons.js';
+import { assertCoursePublishable } from './readiness.js';
+
+/** Block fields as a course file writes them: id, content, and review state only when not plain human. */
+function fileBlock(b: StoredBlockValue): Record<string, unknown> {
+  const { lessonId: _l, position: _p, updatedAt: _u, origin, aiState, provenance, previous, ...rest } = b;
+  return { ...rest, ...(origin !== 'human' ? { origin } : {}), ...(aiState !== null ? { aiState } : {}), ...(provenance !== null ? { provenance } : {}), ...(previous !== null ? { previous } : {}) };
+}
+
+/** Import a course file as a new course; answers what was created. */
+export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, file: CourseFileValue, actorId: string) {
+  const dataset = courseFileToDataset(file, at.ids);
+  const courseId = dataset.courses[0].id;
+  return store.tx(() => {
+    importDataset(store, at.clock, dataset, { replace: false, actorId });
+    if (file.course.status === 'published') assertCoursePublishable(store, courseId, at.clock.now());
+    const count = (list: unknown[] | undefined) => list?.length ?? 0;
+    return { courseId, modules: count(dataset.modules), lessons: count(dataset.lessons), blocks: count(dataset.blocks), assignments: count(dataset.assignments) };
+  });
+}
+
+/** The stored course as one course file, every id included. */
+export function readCourseFile(store: Store, courseId: string) {
+  const c = getCourse(store, courseId);
+  if (!c) throw notFound('Course', courseId);
+  return {
+    coursebookCourse: 1 as const,
+    course: { id: c.id, title: c.title, description: c.description, objectives: c.objectives, rubricId: c.rubricId, tutorDefaults: c.tutorDefaults, status: c.status, publishedAt: c.publishedAt },
+    modules: listModules(store, c.id).map((m) => ({
+      id: m.id,
+      title: m.title,
+      objective: m.objective,
+      status: m.status,
+      lessons: listLessons(store, m.id, false).map((l) => ({
+        id: l.id, title: l.title, minutes: l.minutes, status: l.status, publishedAt: l.publishedAt,
+        blocks: listBlocks(store, { lessonId: l.id }).map(fileBlock),
+      })),
+      assignments: listAssignmentsOfModule(store, m.id).map((a) => ({
+        id: a.id, title: a.title, points: a.points, dueAt: a.dueAt, submissionType: a.submissionType, categoryId: a.categoryId, status: a.status,
+        publishedAt: a.publishedAt, rubric: a.rubric, instructions: a.instructions.map(fileBlock),
+      })),
+    })),
+    gradebookSetup: getGradebookSetup(store, c.id),
+  };
+}
