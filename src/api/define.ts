@@ -1,9 +1,9 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { authorize } from './access.js';
-import type { AppContext, AppDeps, AppEnv, Granted } from './context.js';
+import type { AppContext, AppDeps, AppEnv, Caller, Granted } from './context.js';
 import { type OperationId, POLICIES, type Policy } from './policies.js';
 
 export const API_PREFIX = '/api/v1';
@@ -48,12 +48,19 @@ const ERROR_RESPONSES = Object.fromEntries(
   ].map(([status, text]) => [status, { description: String(text), content: { 'application/json': { schema: ErrorEnvelope } } }]),
 );
 
+/** Who a public operation (health, the OpenAPI document) sees: nobody, with no scope. */
+const ANONYMOUS: Caller = {
+  user: { id: 'anonymous', name: 'Anonymous', email: null, admin: false },
+  scopes: new Set(),
+  credential: { kind: 'local', id: 'anonymous' },
+};
+
 /** Authenticate, rate-limit and authorize before validation, from the operation's policy row. */
 function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deps = c.get('deps');
     if (policy.rule === 'public') {
-      c.set('granted', { caller: null as never });
+      c.set('granted', { caller: ANONYMOUS });
       return next();
     }
     const caller = await deps.auth.authenticate(c, deps);
@@ -81,14 +88,14 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
   const policy: Policy | undefined = POLICIES[spec.operationId];
   if (!policy) throw new Error(`operation ${spec.operationId} has no row in POLICIES`);
   const status = spec.status ?? 200;
-  const route = createRoute({
+  const route: RouteConfig = createRoute({
     operationId: spec.operationId,
     method: spec.method,
     path: API_PREFIX + spec.path,
     summary: spec.summary,
     tags: [spec.tag],
     security: policy.rule === 'public' ? [] : [{ bearerAuth: [] }],
-    middleware: [accessMiddleware(policy)] as never,
+    middleware: [accessMiddleware(policy)],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
@@ -99,11 +106,13 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
       ...(policy.rule === 'public' ? {} : ERROR_RESPONSES),
     },
     'x-coursebook-access': { scope: policy.scope, rule: policy.rule, ...(policy.via ? { via: policy.via } : {}) },
-  } as never);
+  });
 
   app.openapi(route, (async (c: AppContext) => {
     const deps = c.get('deps');
-    const req = c.req as unknown as { valid(target: string): unknown };
+    // The route's own schemas validated these before this runs (zod-openapi's validators);
+    // the registration is generic over operations, so their inferred types are restated here.
+    const req = c.req as unknown as { valid(target: 'param' | 'query'): Record<string, unknown>; valid(target: 'json'): unknown };
     const body = spec.body ? req.valid('json') : undefined;
     let granted = c.get('granted');
     if (policy.via?.startsWith('body.')) {
@@ -112,9 +121,9 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
       c.set('granted', granted);
     }
     const result = await spec.handler({
-      params: (spec.params ? req.valid('param') : {}) as never,
-      query: (spec.query ? req.valid('query') : {}) as never,
-      body: body as never,
+      params: spec.params ? req.valid('param') : {},
+      query: spec.query ? req.valid('query') : {},
+      body,
       granted,
       deps,
       c,
@@ -122,7 +131,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     // A handler may build its own Response (a pre-serialised document, say).
     if (result instanceof Response) return result;
     return c.json(result as object, status);
-  }) as never);
+  }));
 }
 
 /** A route module: its operations, registered by createApp in one place. */

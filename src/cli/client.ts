@@ -16,7 +16,7 @@ export class UnreachableError extends Error {
 /** Some other failure reported by the service (a 500): exit 1. */
 export class ServiceError extends Error {}
 
-function toResponse(status: number, text: string): ApiResponse {
+function toResponse<T>(status: number, text: string): ApiResponse<T> {
   let data: unknown = undefined;
   if (text !== '') {
     try {
@@ -30,7 +30,8 @@ function toResponse(status: number, text: string): ApiResponse {
     if (err && isErrorCode(err.code)) throw new AppError(err.code, String(err.message ?? ''), err.details);
     throw new ServiceError(`the service answered ${status}: ${typeof err?.message === 'string' ? err.message : text.slice(0, 200)}`);
   }
-  return { status, text, data };
+  // The caller names the shape it expects of a success body (the API's schema says it).
+  return { status, text, data: data as T };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -55,7 +56,7 @@ export function inProcessClient(app: { request(input: string, init?: RequestInit
         init.headers = { 'content-type': 'application/json' };
       }
       const res = await app.request(`http://local${API_PREFIX}${path}`, init);
-      return toResponse(res.status, await res.text()) as never;
+      return toResponse(res.status, await res.text());
     },
   };
 }
@@ -89,7 +90,7 @@ export async function remoteClient(baseUrl: string, token: string | undefined): 
       } catch (err) {
         throw new UnreachableError(`cannot reach ${safeBase}: ${(err as { code?: string }).code ?? (err as Error).message}`);
       }
-      return toResponse(res.statusCode, await res.body.text()) as never;
+      return toResponse(res.statusCode, await res.body.text());
     },
   };
 }

@@ -1,5 +1,5 @@
 import { buildPatch, describeChange, matches, parseAssignment } from '../domain/templates/templates.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { definedFields } from '../runtime/objects.js';
 
@@ -103,7 +103,7 @@ export const templatesCommands = defineCommands([
       }
       // Remote: one PATCH each, then a summary of what succeeded and what failed.
       const changed: string[] = [];
-      const failed: { id: string; code: string; message: string }[] = [];
+      const failed: { id: string; code: ErrorCode; message: string }[] = [];
       for (const [i, u] of updates.entries()) {
         ctx.progress(i, updates.length, 'updating');
         try {
@@ -122,7 +122,7 @@ export const templatesCommands = defineCommands([
       const report = `updated ${changed.length}, failed ${failed.length}\n${failed.map((f) => `  ${f.id}: ${f.code}: ${f.message}\n`).join('')}`;
       if (failed.length > 0) {
         ctx.note(report.trimEnd());
-        throw new AppError(failed[0]!.code as never, `${failed.length} of ${updates.length} template updates failed.`, { changed, failed });
+        throw new AppError(failed[0]!.code, `${failed.length} of ${updates.length} template updates failed.`, { changed, failed });
       }
       return { kind: 'text', text: `${shown}${report}`, json: JSON.stringify({ changed, failed }) };
     },

@@ -11,8 +11,8 @@ export function formatPath(segments: ReadonlyArray<PropertyKey>, prefix = ''): s
   return out === '' ? '(root)' : out;
 }
 
-const bound = (issue: { minimum?: unknown; maximum?: unknown; inclusive?: boolean; origin?: string }, dir: 'min' | 'max'): string => {
-  const value = dir === 'min' ? issue.minimum : issue.maximum;
+const bound = (issue: { inclusive?: boolean | undefined; origin: string } & ({ minimum: unknown } | { maximum: unknown }), dir: 'min' | 'max'): string => {
+  const value = 'minimum' in issue ? issue.minimum : issue.maximum;
   const op = dir === 'min' ? (issue.inclusive === false ? '>' : '>=') : issue.inclusive === false ? '<' : '<=';
   switch (issue.origin) {
     case 'string':
@@ -47,10 +47,10 @@ export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix 
         continue;
       }
       case 'too_small':
-        problems.push({ path: formatPath(path, prefix), message: bound(issue as never, 'min') });
+        problems.push({ path: formatPath(path, prefix), message: bound(issue, 'min') });
         continue;
       case 'too_big':
-        problems.push({ path: formatPath(path, prefix), message: bound(issue as never, 'max') });
+        problems.push({ path: formatPath(path, prefix), message: bound(issue, 'max') });
         continue;
       case 'invalid_value':
         problems.push({

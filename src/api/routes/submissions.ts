@@ -77,7 +77,7 @@ export const submissionsRoutes: RouteModule = [
       deps.store.tx(() => {
         const sub = getSubmission(deps.store, params.submissionId)!;
         const assignment = getAssignmentRow(deps.store, sub.assignmentId)!;
-        const { criteria, total, problems } = gradeCriteria(assignment.rubric as never, body.criteria ?? []);
+        const { criteria, total, problems } = gradeCriteria(assignment.rubric, body.criteria ?? []);
         if (body.score === undefined && body.criteria === undefined) problems.push({ path: 'score', message: 'give a score, or criteria to add up' });
         if (problems.length > 0) throw invalid(problems);
         const released = sub.grade?.releasedAt ?? null;

@@ -80,7 +80,7 @@ export const templatesRoutes: RouteModule = [
         const id = body.id ?? deps.ids.next('tpl');
         if (getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
         return putTemplate(deps.store, {
-          id, name: body.name, description: body.description, owner, modules: placeModules([], body.modules as never),
+          id, name: body.name, description: body.description, owner, modules: placeModules([], body.modules),
           tutorDefaults: body.tutorDefaults, accessFloor: body.accessFloor, updatedBy: user.id, updatedAt: deps.clock.now(),
         });
       });
