@@ -3,6 +3,15 @@ import { z } from '@hono/zod-openapi';
 export const MAX_INT = 9007199254740991;
 
 export const Id = z.string().min(1).max(200);
+// Field pieces shared by every document that carries them (API bodies, course files,
+// datasets, templates), so a limit is written once.
+export const Title = z.string().min(1).max(200);
+export const PersonName = z.string().min(1).max(200);
+export const Description = z.string().max(20_000);
+export const Objective = z.string().max(2000);
+export const Objectives = z.array(z.string().min(1).max(2000)).max(50);
+export const Points = z.number().min(0).max(MAX_INT);
+
 export const Position = z.number().int().min(0).max(MAX_INT);
 export const Version = z.number().int().min(0).max(MAX_INT);
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { HttpUrl, Id, MAX_INT, Position, Provenance, Timestamp, TimestampInput } from './common.js';
+import { Description, HttpUrl, Id, MAX_INT, Objective, Objectives, Points, Position, Provenance, Timestamp, TimestampInput, Title } from './common.js';
 
 const Text = z.string().max(20_000);
 const NonBlank = Text.refine((v) => v.trim().length > 0, { message: 'must not be blank' });
@@ -88,17 +88,17 @@ export const Course = z
 
 export const CourseCreate = z.strictObject({
   id: Id.optional(),
-  title: z.string().min(1).max(200),
-  description: z.string().max(20_000).default(''),
-  objectives: z.array(z.string().min(1).max(2000)).max(50).default([]),
+  title: Title,
+  description: Description.default(''),
+  objectives: Objectives.default([]),
   rubricId: Id.optional(),
   tutorDefaults: TutorDefaults.default({ lesson: 'off', assignment: 'off' }),
 });
 
 export const CourseUpdate = z.strictObject({
-  title: z.string().min(1).max(200).optional(),
-  description: z.string().max(20_000).optional(),
-  objectives: z.array(z.string().min(1).max(2000)).max(50).optional(),
+  title: Title.optional(),
+  description: Description.optional(),
+  objectives: Objectives.optional(),
   rubricId: Id.optional(),
   tutorDefaults: TutorDefaults.optional(),
 });
@@ -108,14 +108,14 @@ export const Module = z
   .openapi('Module');
 
 export const ModuleCreate = z.strictObject({
-  title: z.string().min(1).max(200),
-  objective: z.string().max(2000).default(''),
+  title: Title,
+  objective: Objective.default(''),
   position: Position.optional(),
 });
 
 export const ModuleUpdate = z.strictObject({
-  title: z.string().min(1).max(200).optional(),
-  objective: z.string().max(2000).optional(),
+  title: Title.optional(),
+  objective: Objective.optional(),
   position: Position.optional(),
 });
 
@@ -136,10 +136,10 @@ export const Lesson = z
   })
   .openapi('Lesson');
 
-export const LessonCreate = z.strictObject({ title: z.string().min(1).max(200), minutes: Minutes });
+export const LessonCreate = z.strictObject({ title: Title, minutes: Minutes });
 
 export const LessonUpdate = z.strictObject({
-  title: z.string().min(1).max(200).optional(),
+  title: Title.optional(),
   minutes: Minutes.optional(),
   position: Position.optional(),
 });
@@ -148,15 +148,15 @@ export const LessonUpdate = z.strictObject({
 
 export const RubricLevel = z.strictObject({
   id: Id,
-  title: z.string().min(1).max(200),
-  points: z.number().min(0).max(MAX_INT),
+  title: Title,
+  points: Points,
   description: z.string().max(5000).default(''),
 });
 
 export const RubricCriterion = z
   .strictObject({
     id: Id,
-    title: z.string().min(1).max(200),
+    title: Title,
     description: z.string().max(5000).default(''),
     levels: z.array(RubricLevel).min(1).max(20),
   })
@@ -201,8 +201,8 @@ export const Assignment = z
   .openapi('Assignment');
 
 export const AssignmentCreate = z.strictObject({
-  title: z.string().min(1).max(200),
-  points: z.number().min(0).max(MAX_INT),
+  title: Title,
+  points: Points,
   submissionType: SubmissionType.default('text'),
   dueAt: TimestampInput.nullable().default(null),
   categoryId: Id.nullable().default(null),
@@ -212,9 +212,9 @@ export const AssignmentCreate = z.strictObject({
 });
 
 export const AssignmentUpdate = z.strictObject({
-  title: z.string().min(1).max(200).optional(),
+  title: Title.optional(),
   dueAt: TimestampInput.nullable().optional(),
-  points: z.number().min(0).max(MAX_INT).optional(),
+  points: Points.optional(),
   rubric: Rubric.optional(),
   position: Position.optional(),
   instructions: z.array(BlockInput).max(500).optional(),
@@ -261,7 +261,7 @@ export const SubmissionCreate = z.strictObject({
 });
 
 export const GradeInput = z.strictObject({
-  score: z.number().min(0).max(MAX_INT).optional(),
+  score: Points.optional(),
   criteria: z
     .array(z.strictObject({ criterionId: Id, levelId: Id, comment: z.string().max(5000).default('') }))
     .max(50)

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, MAX_INT, Provenance, TimestampInput } from './common.js';
+import { Description, Id, MAX_INT, Objective, Objectives, Points, Provenance, TimestampInput, Title } from './common.js';
 import { AiState, BlockContent, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
 import { GradebookSetup } from './gradebook.js';
 
@@ -17,9 +17,9 @@ export const CourseFile = z
     coursebookCourse: z.literal(1),
     course: z.strictObject({
       id: Id.optional(),
-      title: z.string().min(1).max(200),
-      description: z.string().max(20_000).default(''),
-      objectives: z.array(z.string().min(1).max(2000)).max(50).default([]),
+      title: Title,
+      description: Description.default(''),
+      objectives: Objectives.default([]),
       rubricId: Id.default('course-essentials'),
       tutorDefaults: TutorDefaults.default({ lesson: 'off', assignment: 'off' }),
       status: Status.default('draft'),
@@ -29,14 +29,14 @@ export const CourseFile = z
       .array(
         z.strictObject({
           id: Id.optional(),
-          title: z.string().min(1).max(200),
-          objective: z.string().max(2000).default(''),
+          title: Title,
+          objective: Objective.default(''),
           status: Status.default('draft'),
           lessons: z
             .array(
               z.strictObject({
                 id: Id.optional(),
-                title: z.string().min(1).max(200),
+                title: Title,
                 minutes: Minutes,
                 status: Status.default('draft'),
                 publishedAt: TimestampInput.nullable().default(null),
@@ -49,8 +49,8 @@ export const CourseFile = z
             .array(
               z.strictObject({
                 id: Id.optional(),
-                title: z.string().min(1).max(200),
-                points: z.number().min(0).max(MAX_INT),
+                title: Title,
+                points: Points,
                 dueAt: TimestampInput.nullable().default(null),
                 submissionType: SubmissionType.default('text'),
                 categoryId: Id.nullable().default(null),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, MAX_INT, Position, Provenance, TimestampInput } from './common.js';
+import { Description, Id, MAX_INT, Objective, Objectives, Points, Position, Provenance, TimestampInput, Title, PersonName } from './common.js';
 import { AiState, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults, blockUnion } from './content.js';
 import { FinalGradeHistoryEntry, FinalGradeRecord, GradebookSetup } from './gradebook.js';
 import { CourseRole, ScopeSchema } from './people.js';
@@ -27,7 +27,7 @@ const BlockMetaRecord = {
 export const LessonBlockRecord = blockUnion({ ...BlockMetaRecord, lessonId: Id });
 export const InstructionBlockRecord = blockUnion({ ...BlockMetaRecord, lessonId: z.null().optional() });
 
-export const DatasetUser = z.strictObject({ id: Id, name: z.string().min(1).max(200), email: z.string().max(320).nullable().default(null), admin: z.boolean().default(false) });
+export const DatasetUser = z.strictObject({ id: Id, name: PersonName, email: z.string().max(320).nullable().default(null), admin: z.boolean().default(false) });
 
 export const DatasetToken = z
   .strictObject({
@@ -50,11 +50,11 @@ export const DatasetToken = z
 
 export const DatasetCourse = z.strictObject({
   id: Id,
-  title: z.string().min(1).max(200),
-  description: z.string().max(20_000).default(''),
+  title: Title,
+  description: Description.default(''),
   status: Status.default('draft'),
   publishedAt: Ts.nullable().default(null),
-  objectives: z.array(z.string().min(1).max(2000)).max(50).default([]),
+  objectives: Objectives.default([]),
   rubricId: Id.default('course-essentials'),
   templateId: Id.nullable().default(null),
   accessFloor: z.number().min(0).max(100).nullable().default(null),
@@ -68,8 +68,8 @@ export const DatasetEnrollment = z.strictObject({ courseId: Id, userId: Id, role
 export const DatasetModule = z.strictObject({
   id: Id,
   courseId: Id,
-  title: z.string().min(1).max(200),
-  objective: z.string().max(2000).default(''),
+  title: Title,
+  objective: Objective.default(''),
   position: Position.optional(),
   status: Status.default('draft'),
 });
@@ -78,7 +78,7 @@ export const DatasetLesson = z.strictObject({
   id: Id,
   moduleId: Id,
   courseId: Id.optional(),
-  title: z.string().min(1).max(200),
+  title: Title,
   minutes: Minutes,
   position: Position.optional(),
   status: Status.default('draft'),
@@ -89,12 +89,12 @@ export const DatasetAssignment = z.strictObject({
   id: Id,
   moduleId: Id,
   courseId: Id.optional(),
-  title: z.string().min(1).max(200),
+  title: Title,
   position: Position.optional(),
   status: Status.default('draft'),
   publishedAt: Ts.nullable().default(null),
   dueAt: Ts.nullable().default(null),
-  points: z.number().min(0).max(MAX_INT),
+  points: Points,
   submissionType: SubmissionType.default('text'),
   categoryId: Id.nullable().default(null),
   rubric: Rubric.default([]),
@@ -102,7 +102,7 @@ export const DatasetAssignment = z.strictObject({
 });
 
 export const DatasetGrade = z.strictObject({
-  score: z.number().min(0).max(MAX_INT).nullable().default(null),
+  score: Points.nullable().default(null),
   criteria: z.array(z.strictObject({ criterionId: Id, levelId: Id, points: z.number().min(0), comment: z.string().default('') })).default([]),
   feedback: z.string().default(''),
   feedbackOrigin: Origin.default('human'),
@@ -130,15 +130,15 @@ export const DatasetFinalGradeHistory = FinalGradeHistoryEntry;
 export const DatasetTemplate = z.strictObject({
   id: Id,
   name: z.string().min(1).max(120),
-  description: z.string().max(20_000).default(''),
+  description: Description.default(''),
   owner: TemplateOwner.default({ kind: 'institution' }),
   modules: z
     .array(
       z.strictObject({
         key: z.string().min(1).max(120),
-        title: z.string().min(1).max(200),
+        title: Title,
         placement: z.enum(['start', 'end']).default('start'),
-        objective: z.string().max(2000).default(''),
+        objective: Objective.default(''),
         lessons: z.array(TemplateLesson).max(100).default([]),
       }),
     )

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, Timestamp } from './common.js';
+import { Id, PersonName, Timestamp } from './common.js';
 
 export const SCOPES = [
   'content:read',
@@ -26,13 +26,13 @@ export const User = z
 
 export const UserCreate = z.strictObject({
   id: Id.optional(),
-  name: z.string().min(1).max(200),
+  name: PersonName,
   email: z.string().email().max(320).nullable().default(null),
   admin: z.boolean().default(false),
 });
 
 export const UserUpdate = z.strictObject({
-  name: z.string().min(1).max(200).optional(),
+  name: PersonName.optional(),
   email: z.string().email().max(320).nullable().optional(),
   admin: z.boolean().optional(),
 });

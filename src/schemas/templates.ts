@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, MAX_INT, Timestamp } from './common.js';
+import { Description, Id, MAX_INT, Objective, Timestamp, Title } from './common.js';
 import { BlockContent, Minutes, TutorDefaults } from './content.js';
 
 export const TemplateOwner = z.discriminatedUnion('kind', [
@@ -13,7 +13,7 @@ export const TemplateBlock = z.strictObject({ key: Key, label: z.string().max(20
 
 export const TemplateLesson = z.strictObject({
   key: Key,
-  title: z.string().min(1).max(200),
+  title: Title,
   minutes: Minutes,
   blocks: z.array(TemplateBlock).max(200).default([]),
 });
@@ -30,8 +30,8 @@ function uniqueKeys<T extends { key: string }>(list: T[], ctx: z.RefinementCtx, 
 export const TemplateModuleInput = z
   .strictObject({
     key: Key,
-    title: z.string().min(1).max(200),
-    objective: z.string().max(2000).default(''),
+    title: Title,
+    objective: Objective.default(''),
     lessons: z.array(TemplateLesson).max(100).default([]),
   })
   .superRefine((m, ctx) => {
@@ -69,7 +69,7 @@ export const Template = z
 export const TemplateCreate = z.strictObject({
   id: Id.optional(),
   name: z.string().min(1).max(120),
-  description: z.string().max(20_000).default(''),
+  description: Description.default(''),
   owner: TemplateOwner.optional(),
   modules: TemplateModules.default([]),
   tutorDefaults: TutorDefaults.default({ lesson: 'off', assignment: 'off' }),
@@ -78,7 +78,7 @@ export const TemplateCreate = z.strictObject({
 
 export const TemplateUpdate = z.strictObject({
   name: z.string().min(1).max(120).optional(),
-  description: z.string().max(20_000).optional(),
+  description: Description.optional(),
   owner: TemplateOwner.optional(),
   modules: TemplateModules.optional(),
   tutorDefaults: TutorDefaults.optional(),
