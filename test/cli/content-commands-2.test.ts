@@ -669,6 +669,16 @@ describe('submissions grade', () => {
     expectError(await cb.run(['--as', 'usr_reviewer', 'submissions', 'grade', 'sub_001', '--score', '10']), 4, FORBIDDEN_WRITE);
   });
 
+  // BUG: given both --criterion and --criteria-file, the file silently replaces the --criterion
+  // levels (submissions.ts assigns body.criteria twice), so the grade is computed from half of what
+  // the grader typed. Repro: echo '[{"criterionId":"q1-reasoning","levelId":"none"}]' |
+  //   coursebook submissions grade sub_001 --criterion q1-accuracy=full --criteria-file -   (score 0, not 5)
+  it.fails('--criterion and --criteria-file together is a usage error (exit 2) naming both, and the grade stays', async () => {
+    const res = await cb.run(['submissions', 'grade', 'sub_011', '--criterion', 'q1-accuracy=full', '--criteria-file', '-'], { input: JSON.stringify([{ criterionId: 'q1-reasoning', levelId: 'none' }]) });
+    expectError(res, 2, /^error: .*--criterion.*--criteria-file/);
+    expect(JSON.parse(await cb.ok(['--json', 'submissions', 'show', 'sub_011'])).grade.criteria).toEqual([]);
+  });
+
   // BUG: a --criteria-file that does not exist crashes: "error: unexpected failure: Error: ENOENT" + stack (exit 1).
   // Repro: coursebook submissions grade sub_010 --criteria-file /nonexistent/coursebook-input.json
   it.fails('a --criteria-file that does not exist is a usage error naming it (exit 2), not a crash', async () => {

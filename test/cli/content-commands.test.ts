@@ -336,6 +336,17 @@ describe('courses export', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).course.id).toBe('crs_data101');
   });
 
+  it('the exported file imports into an empty store as the same course', async () => {
+    const exported = await cb.ok(['courses', 'export', 'crs_data101']);
+    const empty = await cliStore('empty');
+    try {
+      expect(await empty.run(['courses', 'import', '-'], { input: exported })).toEqual({ code: 0, stdout: 'courseId\tcrs_data101\nmodules\t3\nlessons\t5\nblocks\t20\nassignments\t7\n', stderr: '' });
+      expect(await empty.ok(['courses', 'export', 'crs_data101'])).toBe(exported);
+    } finally {
+      empty.cleanup();
+    }
+  });
+
   it('an unknown course is not-found (exit 5)', async () => {
     expectError(await cb.run(['courses', 'export', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
   });
