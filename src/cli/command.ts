@@ -117,6 +117,8 @@ export function numberOption(value: unknown, flag: string): number | undefined {
   return n;
 }
 
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** Parse JSON text from a file option, or fail with a usage error naming the file. */
 export function parseJsonText(text: string, source: string): unknown {
   try {

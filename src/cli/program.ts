@@ -118,8 +118,8 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
         const filled = total === 0 ? w : Math.round((done / total) * w);
         io.stderr.write(`\r${label ?? ''} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
       },
-      readText: (path) => (path === '-' ? io.stdin.readAll() : io.files.read(path)),
-      writeFile: (path, text) => io.files.write(path, text),
+      readText: (path) => (path === '-' ? io.stdin.readAll() : io.files.read(path).catch((err) => fileError('read', path, err))),
+      writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
       require: async (value, flag, question) => {
         if (value !== undefined && value !== '') return value;
         if (!interactive) throw new UsageError(`missing ${flag}`);
@@ -169,4 +169,20 @@ export function reportError(err: unknown, io: Io, json: boolean): number {
   }
   io.stderr.write(`error: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
   return EXIT.unexpected;
+}
+
+const FILE_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+};
+
+/** A file that cannot be read or written is a one-line usage error naming it, never a stack trace. */
+function fileError(action: 'read' | 'write', path: string, err: unknown): never {
+  const code = (err as { code?: string }).code ?? '';
+  throw new UsageError(`cannot ${action} ${path}: ${FILE_REASONS[code] ?? (err as Error).message}`);
 }

@@ -1,4 +1,4 @@
-import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { type CommandContext, isPlainObject, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 
 const columns = [
   { key: 'position', header: '#' },
@@ -27,8 +27,8 @@ const contentOptions = [
 ];
 
 /** Block content from --file, or from flags (unknown combinations are left to the API to judge). */
-async function contentFrom(ctx: CommandContext, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
-  if (opts.file !== undefined) return parseJsonText(await ctx.readText(String(opts.file)), String(opts.file)) as Record<string, unknown>;
+async function contentFrom(ctx: CommandContext, opts: Record<string, unknown>): Promise<unknown> {
+  if (opts.file !== undefined) return parseJsonText(await ctx.readText(String(opts.file)), String(opts.file));
   if (opts.type === undefined) throw new UsageError('give --file or --type (with its fields)');
   const c: Record<string, unknown> = { type: opts.type };
   const set = (key: string, value: unknown) => value !== undefined && (c[key] = value);
@@ -61,9 +61,10 @@ export const blocksCommands = defineCommands([
     args: [{ name: '<lessonId>', description: 'lesson id' }],
     options: [...contentOptions, { flags: '--position <n>', description: '0-based position; later blocks shift' }],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const body = await contentFrom(ctx, opts);
+      const content = await contentFrom(ctx, opts);
       const position = numberOption(opts.position, '--position');
-      if (position !== undefined) body.position = position;
+      // Only an object can take a position; anything else goes as it is, for the API to refuse.
+      const body = position !== undefined && isPlainObject(content) ? { ...content, position } : content;
       return { kind: 'api', response: await ctx.client.request('POST', `/lessons/${seg(id!)}/blocks`, body) };
     },
   },

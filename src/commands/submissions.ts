@@ -66,6 +66,7 @@ export const submissionsCommands = defineCommands([
           return { criterionId, levelId };
         });
       }
+      if (opts.criterion !== undefined && opts.criteriaFile !== undefined) throw new UsageError('give --criterion or --criteria-file, not both');
       if (opts.criteriaFile !== undefined) body.criteria = parseJsonText(await ctx.readText(String(opts.criteriaFile)), String(opts.criteriaFile));
       if (opts.feedback !== undefined) body.feedback = String(opts.feedback);
       return { kind: 'api', response: await ctx.client.request('PUT', `/submissions/${seg(id!)}/grade`, body) };

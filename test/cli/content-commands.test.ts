@@ -234,7 +234,7 @@ describe('courses update', () => {
   });
 
   it('an unknown --rubric is invalid (exit 3, naming rubricId)', async () => {
-    expectError(await cb.run(['courses', 'update', 'crs_data101', '--rubric', 'rb_nope']), 3, 'error (invalid): rubricId: no rubric "rb_nope" is installed\n');
+    expectError(await cb.run(['courses', 'update', 'crs_data101', '--rubric', 'rb_nope']), 3, 'error (invalid): rubricId: no rubric "rb_nope" is installed (see coursebook rubrics list)\n');
   });
 
   it('an empty --title is invalid (exit 3, naming title)', async () => {
@@ -304,9 +304,7 @@ describe('courses import', () => {
     expect(missing.stderr).toMatch(/^error: missing required argument 'file'\n/);
   });
 
-  // BUG: a course file path that does not exist crashes with "error: unexpected failure:
-  // Error: ENOENT ..." and a stack trace (exit 1). Repro: coursebook courses import /nonexistent/course.json
-  it.fails('a file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
+  it('a file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
     expectFileError(await cb.run(['courses', 'import', '/nonexistent/course.json']), '/nonexistent/course.json');
   });
 });
@@ -356,10 +354,7 @@ describe('courses export', () => {
     expectError(await cb.run(['--as', 'usr_reviewer', 'courses', 'export', 'crs_data101']), 4, FORBIDDEN_WRITE);
   });
 
-  // BUG: --out into a folder that does not exist crashes with "error: unexpected failure:
-  // Error: ENOENT ..." and a stack trace (exit 1).
-  // Repro: coursebook courses export crs_data101 --out /nonexistent/dir/course.json
-  it.fails('--out into a folder that does not exist is a usage error naming the file (exit 2), not a crash', async () => {
+  it('--out into a folder that does not exist is a usage error naming the file (exit 2), not a crash', async () => {
     expectFileError(await cb.run(['courses', 'export', 'crs_data101', '--out', '/nonexistent/dir/course.json']), '/nonexistent/dir/course.json');
   });
 });
