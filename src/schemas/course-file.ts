@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Description, Id, MAX_INT, Objective, Objectives, Points, Provenance, TimestampInput, Title } from './common.js';
+import { Description, Id, Objective, Objectives, Points, Provenance, TimestampInput, Title } from './common.js';
 import { AiState, BlockContent, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
 import { GradebookSetup } from './gradebook.js';
 

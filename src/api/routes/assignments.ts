@@ -6,7 +6,6 @@ import { countSubmissions, getAssignment, getAssignmentRow, insertAssignment, li
 import { getModule } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import { getGradebookSetup } from '../../store/gradebook-setups.js';
-import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { definedFields } from '../../runtime/objects.js';
 
