@@ -36,7 +36,9 @@ const benches = {
     const bare = timeRun(['-e', '0'], env, runs);
     const cli = timeRun([bin, '--db', db, 'courses', 'list', '--json'], env, runs);
     rmSync(dir, { recursive: true, force: true });
-    console.log(`cold-start: coursebook courses list --json ${cli.toFixed(0)} ms, node -e 0 ${bare.toFixed(0)} ms, ratio ${(cli / bare).toFixed(2)}x (median of ${runs})`);
+    console.log(
+      `cold-start: coursebook courses list --json ${cli.toFixed(0)} ms, node -e 0 ${bare.toFixed(0)} ms, ratio ${(cli / bare).toFixed(2)}x (median of ${runs})`,
+    );
   },
 };
 

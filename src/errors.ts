@@ -74,8 +74,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in ERROR_TABLE;
 }
 
-export const notFound = (what: string, id: string): AppError =>
-  new AppError('not-found', `${what} ${JSON.stringify(id)} was not found.`);
+export const notFound = (what: string, id: string): AppError => new AppError('not-found', `${what} ${JSON.stringify(id)} was not found.`);
 
 export const invalid = (problems: Problem[], message?: string): AppError =>
   new AppError(

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
-import { certificateSubject, courseRole, type CourseVia, isManagerOf, resolveScope, templateOwner, tokenOwner } from '../store/scope.js';
 import type { Store } from '../store/db.js';
+import { type CourseVia, certificateSubject, courseRole, isManagerOf, resolveScope, templateOwner, tokenOwner } from '../store/scope.js';
 import type { Caller, Granted } from './context.js';
 import type { Policy, Rule } from './policies.js';
 

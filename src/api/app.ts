@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { AppError } from '../errors.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import type { AppDeps, AppEnv, AppOptions } from './context.js';
-import { addOperation, API_PREFIX, type RouteModule } from './define.js';
+import { API_PREFIX, addOperation, type RouteModule } from './define.js';
 import { ROUTE_MODULES } from './routes/index.js';
 
 export const DEFAULT_OPTIONS: AppOptions = {
@@ -31,7 +31,11 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
       if (!result.success) {
         const problems = formatZodIssues(result.error.issues);
         const first = problems[0]!;
-        throw new AppError('invalid', problems.length === 1 ? `${first.path}: ${first.message}` : `${problems.length} problems: ${first.path}: ${first.message}; ...`, problems);
+        throw new AppError(
+          'invalid',
+          problems.length === 1 ? `${first.path}: ${first.message}` : `${problems.length} problems: ${first.path}: ${first.message}; ...`,
+          problems,
+        );
       }
     },
   });
@@ -49,7 +53,8 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     });
   });
 
-  if (options.cors) app.use('*', cors({ origin: options.cors, allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
+  if (options.cors)
+    app.use('*', cors({ origin: options.cors, allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
 
   const limit = (maxSize: number) =>
     bodyLimit({
@@ -62,7 +67,11 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   const importLimit = limit(Math.max(options.maxBody, options.maxImportBody));
   app.use(`${API_PREFIX}/*`, (c, next) => (IMPORT_PATHS.has(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'A coursebook API token or an access JWT' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A coursebook API token or an access JWT',
+  });
   for (const module of routeModules) for (const op of module) addOperation(app, op);
 
   app.get(`${API_PREFIX}/openapi.json`, (c) =>

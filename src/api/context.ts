@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
-import type { Store } from '../store/db.js';
 import type { UserValue } from '../schemas/people.js';
+import type { Store } from '../store/db.js';
 
 /** Who is calling, and with which credential. Local mode is a caller with scope `*`. */
 export interface Caller {

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
@@ -108,7 +108,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     'x-coursebook-access': { scope: policy.scope, rule: policy.rule, ...(policy.via ? { via: policy.via } : {}) },
   });
 
-  app.openapi(route, (async (c: AppContext) => {
+  app.openapi(route, async (c: AppContext) => {
     const deps = c.get('deps');
     // The route's own schemas validated these before this runs (zod-openapi's validators);
     // the registration is generic over operations, so their inferred types are restated here.
@@ -131,7 +131,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     // A handler may build its own Response (a pre-serialised document, say).
     if (result instanceof Response) return result;
     return c.json(result as object, status);
-  }));
+  });
 }
 
 /** A route module: its operations, registered by createApp in one place. */

@@ -17,7 +17,7 @@ export class UnreachableError extends Error {
 export class ServiceError extends Error {}
 
 function toResponse<T>(status: number, text: string): ApiResponse<T> {
-  let data: unknown = undefined;
+  let data: unknown;
   if (text !== '') {
     try {
       data = JSON.parse(text);
@@ -84,7 +84,7 @@ export async function remoteClient(baseUrl: string, token: string | undefined): 
         payload = typeof body === 'string' ? body : JSON.stringify(body);
         headers['content-type'] = 'application/json';
       }
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(`${root}${API_PREFIX}${path}`, { method: method as 'GET', headers, body: payload });
       } catch (err) {

@@ -14,7 +14,10 @@ import type { ApiClient } from './command.js';
  * admin (a `local` admin is created when the store has none), or `--as` user.
  * Import and dump never add a user: with no admin in the store they act as a transient one.
  */
-export function openLocalClient(options: { db: string; as?: string | undefined; persistActor: boolean; clock: Clock; ids: Ids }): { client: ApiClient; close: () => void } {
+export function openLocalClient(options: { db: string; as?: string | undefined; persistActor: boolean; clock: Clock; ids: Ids }): {
+  client: ApiClient;
+  close: () => void;
+} {
   const path = options.db;
   ensureParentDir(path);
   const store = openStore(path);
@@ -32,7 +35,13 @@ export function openLocalClient(options: { db: string; as?: string | undefined; 
       store.tx(() => insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true }));
       auth = localAuthenticator('local');
     } else {
-      auth = { authenticate: async () => ({ user: { id: 'local', name: 'Local admin', email: null, admin: true }, scopes: new Set(['*']), credential: { kind: 'local', id: 'local' } }) };
+      auth = {
+        authenticate: async () => ({
+          user: { id: 'local', name: 'Local admin', email: null, admin: true },
+          scopes: new Set(['*']),
+          credential: { kind: 'local', id: 'local' },
+        }),
+      };
     }
   }
   const app = createApp({ store, clock: options.clock, ids: options.ids, auth });

@@ -1,12 +1,12 @@
 import { Command, CommanderError } from 'commander';
-import { AppError, EXIT } from '../errors.js';
 import { COMMANDS } from '../commands/index.js';
-import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
-import { remoteClient, ServiceError, UnreachableError } from './client.js';
+import { AppError, EXIT } from '../errors.js';
 import { resolveBackend } from './backend.js';
-import { renderResult } from './render.js';
+import { remoteClient, ServiceError, UnreachableError } from './client.js';
+import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import type { Io } from './io.js';
 import { makePrompter } from './prompt.js';
+import { renderResult } from './render.js';
 
 export type { Io } from './io.js';
 
@@ -63,7 +63,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   for (const def of COMMANDS) {
     const words = def.name.split(' ');
     const parent = words.length > 1 ? groupFor(words.slice(0, -1)) : program;
-    const cmd = parent.command(words[words.length - 1]!).description(def.description).exitOverride();
+    const cmd = parent
+      .command(words[words.length - 1]!)
+      .description(def.description)
+      .exitOverride();
     for (const a of def.args ?? []) cmd.argument(a.name, a.description);
     for (const o of def.options ?? []) cmd.option(o.flags, o.description, o.default as string);
     cmd.action(async (...actionArgs: unknown[]) => {

@@ -4,7 +4,12 @@ import type { Prompter } from './command.js';
 export function makePrompter(): Prompter {
   const lib = () => import('@inquirer/prompts');
   return {
-    input: async (message, options) => (await lib()).input({ message, ...(options?.default !== undefined ? { default: options.default } : {}), ...(options?.validate ? { validate: options.validate } : {}) }),
+    input: async (message, options) =>
+      (await lib()).input({
+        message,
+        ...(options?.default !== undefined ? { default: options.default } : {}),
+        ...(options?.validate ? { validate: options.validate } : {}),
+      }),
     confirm: async (message, defaultValue = false) => (await lib()).confirm({ message, default: defaultValue }),
     select: async (message, choices) => (await lib()).select({ message, choices }),
     checkbox: async (message, choices) => (await lib()).checkbox({ message, choices }),

@@ -31,7 +31,10 @@ export function renderTable(rows: Record<string, unknown>[], columns: Column[] |
   const ink = target.color ? chalk : new Chalk({ level: 0 });
   const widths = cols.map((c, i) => Math.max(width(c.header), ...cells.map((r) => width(r[i]!))));
   const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - width(s)));
-  const head = cols.map((c, i) => ink.bold(pad(c.header, widths[i]!))).join('  ').trimEnd();
+  const head = cols
+    .map((c, i) => ink.bold(pad(c.header, widths[i]!)))
+    .join('  ')
+    .trimEnd();
   const body = cells.map((r, ri) =>
     r
       .map((s, i) => {

@@ -40,7 +40,11 @@ export const assignmentsCommands = defineCommands([
     name: 'assignments list',
     description: "A course's assignments, in course order",
     args: [{ name: '<courseId>', description: 'course id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/courses/${seg(id!)}/assignments`), columns }),
+    handler: async (ctx, [id]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/courses/${seg(id!)}/assignments`),
+      columns,
+    }),
   },
   {
     name: 'assignments show',
@@ -70,7 +74,10 @@ export const assignmentsCommands = defineCommands([
     options: fieldOptions,
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
       const body = await bodyFrom(ctx, opts);
-      if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file');
+      if (Object.keys(body).length === 0)
+        throw new UsageError(
+          'nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file',
+        );
       return { kind: 'api', response: await ctx.client.request('PATCH', `/assignments/${seg(id!)}`, body), columns };
     },
   },
@@ -78,12 +85,20 @@ export const assignmentsCommands = defineCommands([
     name: 'assignments publish',
     description: 'Publish an assignment',
     args: [{ name: '<assignmentId>', description: 'assignment id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(id!)}/publish`), columns }),
+    handler: async (ctx, [id]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('POST', `/assignments/${seg(id!)}/publish`),
+      columns,
+    }),
   },
   {
     name: 'assignments unpublish',
     description: 'Back to draft (refused once it has submissions)',
     args: [{ name: '<assignmentId>', description: 'assignment id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(id!)}/unpublish`), columns }),
+    handler: async (ctx, [id]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('POST', `/assignments/${seg(id!)}/unpublish`),
+      columns,
+    }),
   },
 ]);

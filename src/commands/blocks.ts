@@ -1,15 +1,20 @@
-import { type CommandContext, isPlainObject, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { type CommandContext, type CommandResult, defineCommands, isPlainObject, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 
 const columns = [
   { key: 'position', header: '#' },
   { key: 'id', header: 'ID' },
   { key: 'type', header: 'TYPE' },
-  { key: 'text', header: 'CONTENT', format: (_v: unknown, r: Record<string, unknown>) => String(r.text ?? r.url ?? (Array.isArray(r.items) ? (r.items as string[]).join(' / ') : '')).slice(0, 60) },
+  {
+    key: 'text',
+    header: 'CONTENT',
+    format: (_v: unknown, r: Record<string, unknown>) =>
+      String(r.text ?? r.url ?? (Array.isArray(r.items) ? (r.items as string[]).join(' / ') : '')).slice(0, 60),
+  },
   { key: 'aiState', header: 'AI', format: (v: unknown, r: Record<string, unknown>) => (r.origin === 'ai' ? String(v ?? 'ai') : '') },
 ];
 
 const contentOptions = [
-  { flags: '--file <file>', description: "block content as JSON ('-' for stdin), e.g. {\"type\":\"heading\",\"level\":2,\"text\":\"Intro\"}" },
+  { flags: '--file <file>', description: 'block content as JSON (\'-\' for stdin), e.g. {"type":"heading","level":2,"text":"Intro"}' },
   { flags: '--type <type>', description: 'heading, paragraph, list, image, video, link, code, quote, callout, embed or divider' },
   { flags: '--text <text>', description: 'text (heading, paragraph, link, code, quote, callout)' },
   { flags: '--level <n>', description: 'heading level 1 to 6' },
@@ -31,7 +36,9 @@ async function contentFrom(ctx: CommandContext, opts: Record<string, unknown>): 
   if (opts.file !== undefined) return parseJsonText(await ctx.readText(String(opts.file)), String(opts.file));
   if (opts.type === undefined) throw new UsageError('give --file or --type (with its fields)');
   const c: Record<string, unknown> = { type: opts.type };
-  const set = (key: string, value: unknown) => value !== undefined && (c[key] = value);
+  const set = (key: string, value: unknown) => {
+    if (value !== undefined) c[key] = value;
+  };
   set('text', opts.text);
   set('level', numberOption(opts.level, '--level'));
   set('url', opts.url);
@@ -79,7 +86,10 @@ export const blocksCommands = defineCommands([
     description: "Replace a block's content (an edit by a person: the old content is kept in previous)",
     args: [{ name: '<blockId>', description: 'block id' }],
     options: contentOptions,
-    handler: async (ctx, [id], opts): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('PATCH', `/blocks/${seg(id!)}`, await contentFrom(ctx, opts)) }),
+    handler: async (ctx, [id], opts): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('PATCH', `/blocks/${seg(id!)}`, await contentFrom(ctx, opts)),
+    }),
   },
   {
     name: 'blocks move',
@@ -119,7 +129,10 @@ export const blocksCommands = defineCommands([
       let decision = opts.accept ? 'accept' : opts.reject ? 'reject' : undefined;
       if (!decision) {
         if (!ctx.interactive) throw new UsageError('missing --accept or --reject');
-        decision = await ctx.prompt.select('Decision?', [{ name: 'accept', value: 'accept' }, { name: 'reject', value: 'reject' }]);
+        decision = await ctx.prompt.select('Decision?', [
+          { name: 'accept', value: 'accept' },
+          { name: 'reject', value: 'reject' },
+        ]);
       }
       return { kind: 'api', response: await ctx.client.request('POST', `/blocks/${seg(id!)}/review`, { decision }) };
     },

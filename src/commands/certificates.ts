@@ -34,9 +34,14 @@ export const certificatesCommands = defineCommands([
   {
     name: 'certificates list',
     description: 'Certificates you may read (--user, --course to filter)',
-    options: [{ flags: '--user <userId>', description: 'one learner' }, { flags: '--course <courseId>', description: 'one course' }],
+    options: [
+      { flags: '--user <userId>', description: 'one learner' },
+      { flags: '--course <courseId>', description: 'one course' },
+    ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const q = new URLSearchParams(Object.entries({ userId: opts.user, courseId: opts.course }).filter(([, v]) => v !== undefined) as [string, string][]).toString();
+      const q = new URLSearchParams(
+        Object.entries({ userId: opts.user, courseId: opts.course }).filter(([, v]) => v !== undefined) as [string, string][],
+      ).toString();
       return { kind: 'api', response: await ctx.client.request('GET', `/certificates${q ? `?${q}` : ''}`), columns };
     },
   },
@@ -44,7 +49,10 @@ export const certificatesCommands = defineCommands([
     name: 'certificates replace',
     description: 'Replace a certificate (the old one stays readable and points to the new one)',
     args: [{ name: '<certificateId>', description: 'certificate id' }],
-    options: [{ flags: '--reason <text>', description: 'why it is replaced' }, { flags: '--basis <basis>', description: 'completed or tested-out (default: as before)' }],
+    options: [
+      { flags: '--reason <text>', description: 'why it is replaced' },
+      { flags: '--basis <basis>', description: 'completed or tested-out (default: as before)' },
+    ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
       const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
       const body = opts.basis === undefined ? { reason } : { reason, basis: opts.basis };
@@ -56,9 +64,25 @@ export const certificatesCommands = defineCommands([
     description: 'Check a certificate code: valid, and current (not replaced)?',
     args: [{ name: '<code>', description: 'XXXX-XXXX-XXXX' }],
     handler: async (ctx, [code]): Promise<CommandResult> => {
-      const response = await ctx.client.request<{ valid: boolean; current: boolean; certificate: { learnerName: string; courseTitle: string; issuedAt: string } | null }>('GET', `/certificates/verify/${seg(code!)}`);
+      const response = await ctx.client.request<{
+        valid: boolean;
+        current: boolean;
+        certificate: { learnerName: string; courseTitle: string; issuedAt: string } | null;
+      }>('GET', `/certificates/verify/${seg(code!)}`);
       const d = response.data;
-      return { kind: 'api', response, rows: () => [{ valid: d.valid ? 'yes' : 'no', current: d.current ? 'yes' : 'no', learner: d.certificate?.learnerName ?? '', course: d.certificate?.courseTitle ?? '', issued: d.certificate?.issuedAt ?? '' }] };
+      return {
+        kind: 'api',
+        response,
+        rows: () => [
+          {
+            valid: d.valid ? 'yes' : 'no',
+            current: d.current ? 'yes' : 'no',
+            learner: d.certificate?.learnerName ?? '',
+            course: d.certificate?.courseTitle ?? '',
+            issued: d.certificate?.issuedAt ?? '',
+          },
+        ],
+      };
     },
   },
 ]);

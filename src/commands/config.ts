@@ -2,7 +2,8 @@ import { type CommandResult, defineCommands, UsageError } from '../cli/command.j
 import { configPath, PROFILE_KEYS, type Profile, readConfig, redact, writeConfig } from '../cli/config.js';
 
 const checkKey = (key: string): (typeof PROFILE_KEYS)[number] => {
-  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting ${JSON.stringify(key)}; settings are ${PROFILE_KEYS.join(', ')}`);
+  if (!(PROFILE_KEYS as readonly string[]).includes(key))
+    throw new UsageError(`unknown setting ${JSON.stringify(key)}; settings are ${PROFILE_KEYS.join(', ')}`);
   return key as (typeof PROFILE_KEYS)[number];
 };
 
@@ -69,8 +70,14 @@ export const configCommands = defineCommands([
       for (const [name, profile] of Object.entries(config.profiles)) {
         for (const [k, v] of Object.entries(profile)) lines.push(`${name}${name === config.defaultProfile ? '*' : ''}\t${k}\t${redact(k, String(v))}`);
       }
-      const safe = Object.fromEntries(Object.entries(config.profiles).map(([n, p]) => [n, Object.fromEntries(Object.entries(p).map(([k, v]) => [k, redact(k, String(v))]))]));
-      return { kind: 'text', text: lines.length ? lines.join('\n') + '\n' : '', json: JSON.stringify({ path, defaultProfile: config.defaultProfile ?? null, profiles: safe }) };
+      const safe = Object.fromEntries(
+        Object.entries(config.profiles).map(([n, p]) => [n, Object.fromEntries(Object.entries(p).map(([k, v]) => [k, redact(k, String(v))]))]),
+      );
+      return {
+        kind: 'text',
+        text: lines.length ? lines.join('\n') + '\n' : '',
+        json: JSON.stringify({ path, defaultProfile: config.defaultProfile ?? null, profiles: safe }),
+      };
     },
   },
 ]);

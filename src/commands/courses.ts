@@ -14,7 +14,6 @@ const moduleColumns = [
   { key: 'objective', header: 'OBJECTIVE' },
 ];
 
-
 export const coursesCommands = defineCommands([
   {
     name: 'courses list',
@@ -87,7 +86,11 @@ export const coursesCommands = defineCommands([
     name: 'modules list',
     description: "List a course's modules in order",
     args: [{ name: '<courseId>', description: 'course id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/courses/${seg(id!)}/modules`), columns: moduleColumns }),
+    handler: async (ctx, [id]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/courses/${seg(id!)}/modules`),
+      columns: moduleColumns,
+    }),
   },
   {
     name: 'modules show',

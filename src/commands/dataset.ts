@@ -15,7 +15,14 @@ export const datasetCommands = defineCommands([
       }
       ctx.note(`importing ${file}...`);
       const response = await ctx.client.request<Record<string, number>>('POST', `/import${opts.replace ? '?replace=true' : ''}`, text);
-      return { kind: 'api', response, rows: (d) => Object.entries(d as Record<string, number>).filter(([, n]) => n > 0).map(([collection, records]) => ({ collection, records })) };
+      return {
+        kind: 'api',
+        response,
+        rows: (d) =>
+          Object.entries(d as Record<string, number>)
+            .filter(([, n]) => n > 0)
+            .map(([collection, records]) => ({ collection, records })),
+      };
     },
   },
   {

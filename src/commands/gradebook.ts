@@ -62,7 +62,11 @@ export const gradebookCommands = defineCommands([
       if (!opts.file) throw new UsageError('missing --file');
       const text = await ctx.readText(String(opts.file));
       parseJsonText(text, String(opts.file));
-      return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, text), rows: (d) => [{ version: (d as Setup).version, mode: (d as Setup).mode }] };
+      return {
+        kind: 'api',
+        response: await ctx.client.request('PUT', `${base(course)}/setup`, text),
+        rows: (d) => [{ version: (d as Setup).version, mode: (d as Setup).mode }],
+      };
     },
   },
   {
@@ -106,14 +110,20 @@ export const gradebookCommands = defineCommands([
     name: 'gradebook dismiss',
     description: 'Dismiss a setup check (without --code on a terminal: pick from the open checks)',
     args: [courseArg],
-    options: [courseOpt, { flags: '--code <code>', description: 'the check code' }, { flags: '--target <target>', description: 'what it is about (course, a category id, ...)' }],
+    options: [
+      courseOpt,
+      { flags: '--code <code>', description: 'the check code' },
+      { flags: '--target <target>', description: 'what it is about (course, a category id, ...)' },
+    ],
     handler: async (ctx, args, opts): Promise<CommandResult> => {
       const course = await courseOf(ctx, args, opts);
       let code = opts.code as string | undefined;
       let target = opts.target as string | undefined;
       if (code === undefined) {
         if (!ctx.interactive) throw new UsageError('missing --code');
-        const checks = (await ctx.client.request<{ code: string; target: string; message: string; dismissed: boolean }[]>('GET', `${base(course)}/setup/checks`)).data.filter((c) => !c.dismissed);
+        const checks = (
+          await ctx.client.request<{ code: string; target: string; message: string; dismissed: boolean }[]>('GET', `${base(course)}/setup/checks`)
+        ).data.filter((c) => !c.dismissed);
         if (checks.length === 0) return { kind: 'none', note: 'no open checks' };
         const picked = await ctx.prompt.select(
           'Dismiss which check?',
@@ -180,9 +190,19 @@ export const gradebookCommands = defineCommands([
     args: [courseArg],
     options: [courseOpt],
     handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const response = await ctx.client.request<{ categories: { name: string; percent: number | null }[]; percent: number | null; letter: string | null }>('GET', `${base(await courseOf(ctx, args, opts))}/me`);
+      const response = await ctx.client.request<{ categories: { name: string; percent: number | null }[]; percent: number | null; letter: string | null }>(
+        'GET',
+        `${base(await courseOf(ctx, args, opts))}/me`,
+      );
       const d = response.data;
-      return { kind: 'api', response, rows: () => [...d.categories.map((c) => ({ part: c.name, percent: pct(c.percent) })), { part: 'Course', percent: `${pct(d.percent)} ${d.letter ?? ''}`.trim() }] };
+      return {
+        kind: 'api',
+        response,
+        rows: () => [
+          ...d.categories.map((c) => ({ part: c.name, percent: pct(c.percent) })),
+          { part: 'Course', percent: `${pct(d.percent)} ${d.letter ?? ''}`.trim() },
+        ],
+      };
     },
   },
   ...(['set', 'clear'] as const).map((verb) => ({
@@ -205,14 +225,18 @@ export const gradebookCommands = defineCommands([
     handler: async (ctx: CommandContext, [course, student]: string[], opts: Record<string, unknown>): Promise<CommandResult> => {
       const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
       const percent = numberOption(opts.percent, '--percent');
-      if (verb === 'set' && opts.letter === undefined && percent === undefined) throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
+      if (verb === 'set' && opts.letter === undefined && percent === undefined)
+        throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
       let expectedVersion = numberOption(opts.expectedVersion, '--expected-version');
       const path = `${base(course!)}/students/${seg(student!)}/final`;
       if (expectedVersion === undefined) {
         const history = (await ctx.client.request<{ version: number }[]>('GET', `${path}/history`)).data;
         expectedVersion = history.length === 0 ? 0 : Math.max(...history.map((h) => h.version));
       }
-      const body = verb === 'set' ? { reason, expectedVersion, letter: (opts.letter as string | undefined) ?? null, percent: percent ?? null } : { reason, expectedVersion, letter: null, percent: null };
+      const body =
+        verb === 'set'
+          ? { reason, expectedVersion, letter: (opts.letter as string | undefined) ?? null, percent: percent ?? null }
+          : { reason, expectedVersion, letter: null, percent: null };
       return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
     },
   })),

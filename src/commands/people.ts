@@ -15,7 +15,11 @@ export const peopleCommands = defineCommands([
     handler: async (ctx): Promise<CommandResult> => {
       const response = await ctx.client.request<{ user: { id: string; name: string; admin: boolean }; scopes: string[]; credential: string }>('GET', '/me');
       const d = response.data;
-      return { kind: 'api', response, rows: () => [{ id: d.user.id, name: d.user.name, admin: d.user.admin ? 'yes' : 'no', credential: d.credential, scopes: d.scopes.join(' ') }] };
+      return {
+        kind: 'api',
+        response,
+        rows: () => [{ id: d.user.id, name: d.user.name, admin: d.user.admin ? 'yes' : 'no', credential: d.credential, scopes: d.scopes.join(' ') }],
+      };
     },
   },
   {

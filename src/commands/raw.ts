@@ -1,5 +1,5 @@
-import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 import { UnreachableError } from '../cli/client.js';
+import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -38,7 +38,7 @@ export const rawCommands = defineCommands([
       const { request } = await import('undici');
       const root = url!.replace(/\/+$/, '');
       const timeout = Number(opts.timeout);
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(`${root}/api/v1/health`, { headersTimeout: timeout, bodyTimeout: timeout });
       } catch (err) {

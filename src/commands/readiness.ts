@@ -2,19 +2,40 @@ import chalk from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
 
 interface Item {
-  itemId: string; number: string; text: string; kind: string; essential?: boolean; status: string;
-  evidence: string[]; fixes: { label: string; target: Record<string, unknown> }[];
-  finding: { verdict: string; state: string } | null; attestation: { byName: string; at: string; note: string } | null;
+  itemId: string;
+  number: string;
+  text: string;
+  kind: string;
+  essential?: boolean;
+  status: string;
+  evidence: string[];
+  fixes: { label: string; target: Record<string, unknown> }[];
+  finding: { verdict: string; state: string } | null;
+  attestation: { byName: string; at: string; note: string } | null;
 }
 interface Report {
-  courseId: string; rubricId: string; rubricName: string; attribution: string; computedAt: string; met: number; applicable: number;
-  percent: number; needsReview: number; blocksPublishing: boolean;
+  courseId: string;
+  rubricId: string;
+  rubricName: string;
+  attribution: string;
+  computedAt: string;
+  met: number;
+  applicable: number;
+  percent: number;
+  needsReview: number;
+  blocksPublishing: boolean;
   standards: { number: string; title: string; met: number; applicable: number; status: string; items: Item[] }[];
 }
 
 const STATUS_COLOR: Record<string, (s: string) => string> = {
-  met: chalk.green, attested: chalk.cyan, 'not-met': chalk.red, 'likely-met': chalk.yellow, 'likely-not-met': chalk.yellow,
-  pending: chalk.magenta, 'needs-review': chalk.yellow, 'not-applicable': chalk.gray,
+  met: chalk.green,
+  attested: chalk.cyan,
+  'not-met': chalk.red,
+  'likely-met': chalk.yellow,
+  'likely-not-met': chalk.yellow,
+  pending: chalk.magenta,
+  'needs-review': chalk.yellow,
+  'not-applicable': chalk.gray,
 };
 
 /** The report as a person reads it: standards, items with statuses, what blocks, and fixes. */
@@ -22,8 +43,11 @@ export function describeReport(r: Report, color: boolean): string {
   const paint = (status: string) => (color ? (STATUS_COLOR[status] ?? ((s: string) => s))(status) : status);
   const out: string[] = [];
   out.push(`${r.rubricName} (${r.rubricId}): ${r.met}/${r.applicable} met, ${r.percent}%${r.needsReview ? `, ${r.needsReview} need review` : ''}`);
-  const blocking = r.standards.flatMap((s) => s.items).filter((i) => i.essential && !['met', 'attested', 'not-applicable'].includes(i.status)).map((i) => i.number);
-  const blockedText = `Publishing is blocked${blocking.length ? ` by essential items ${blocking.join(', ')}` : ' by the template\'s readiness floor'}.`;
+  const blocking = r.standards
+    .flatMap((s) => s.items)
+    .filter((i) => i.essential && !['met', 'attested', 'not-applicable'].includes(i.status))
+    .map((i) => i.number);
+  const blockedText = `Publishing is blocked${blocking.length ? ` by essential items ${blocking.join(', ')}` : " by the template's readiness floor"}.`;
   out.push(r.blocksPublishing ? (color ? chalk.red(blockedText) : blockedText) : 'Ready to publish.');
   for (const s of r.standards) {
     out.push('');
@@ -31,7 +55,10 @@ export function describeReport(r: Report, color: boolean): string {
     for (const i of s.items) {
       out.push(`  ${i.number.padEnd(5)} ${paint(i.status).padEnd(color ? 24 : 15)} ${i.essential ? 'E ' : '  '}${i.text}`);
       for (const e of i.evidence) out.push(`        - ${e}`);
-      for (const f of i.fixes) out.push(`        fix: ${f.label}${f.target.blockId ? ` (block ${f.target.blockId})` : f.target.lessonId ? ` (lesson ${f.target.lessonId})` : f.target.assignmentId ? ` (assignment ${f.target.assignmentId})` : f.target.moduleId ? ` (module ${f.target.moduleId})` : ''}`);
+      for (const f of i.fixes)
+        out.push(
+          `        fix: ${f.label}${f.target.blockId ? ` (block ${f.target.blockId})` : f.target.lessonId ? ` (lesson ${f.target.lessonId})` : f.target.assignmentId ? ` (assignment ${f.target.assignmentId})` : f.target.moduleId ? ` (module ${f.target.moduleId})` : ''}`,
+        );
       if (i.attestation) out.push(`        attested by ${i.attestation.byName} at ${i.attestation.at}${i.attestation.note ? `: ${i.attestation.note}` : ''}`);
       if (i.finding) out.push(`        AI finding: ${i.finding.verdict} (${i.finding.state})`);
     }
@@ -47,7 +74,10 @@ async function itemOf(ctx: CommandContext, course: string, given: string | undef
   const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`)).data;
   const items = report.standards.flatMap((s) => s.items).filter(filter);
   if (items.length === 0) throw new UsageError('no items to choose from');
-  return ctx.prompt.select(question, items.map((i) => ({ name: `${i.number} [${i.status}] ${i.text}`, value: i.itemId })));
+  return ctx.prompt.select(
+    question,
+    items.map((i) => ({ name: `${i.number} [${i.status}] ${i.text}`, value: i.itemId })),
+  );
 }
 
 export const readinessCommands = defineCommands([
@@ -70,7 +100,13 @@ export const readinessCommands = defineCommands([
     ],
     handler: async (ctx, [course], opts): Promise<CommandResult> => {
       const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course!)}/readiness`)).data;
-      const item = await itemOf(ctx, course!, opts.item as string | undefined, (i) => ['pending', 'not-met', 'likely-met', 'likely-not-met'].includes(i.status), 'Attest which item?');
+      const item = await itemOf(
+        ctx,
+        course!,
+        opts.item as string | undefined,
+        (i) => ['pending', 'not-met', 'likely-met', 'likely-not-met'].includes(i.status),
+        'Attest which item?',
+      );
       const body: Record<string, string> = { rubricId: report.rubricId };
       if (opts.note !== undefined) body.note = String(opts.note);
       const response = await ctx.client.request<Report>('PUT', `/courses/${seg(course!)}/readiness/items/${seg(item)}/attestation`, body);
@@ -119,7 +155,11 @@ export const readinessCommands = defineCommands([
       if (opts.accept && opts.reject) throw new UsageError('give --accept or --reject, not both');
       if (opts.accept) decision = 'accept';
       else if (opts.reject) decision = 'reject';
-      else if (ctx.interactive) decision = await ctx.prompt.select('Decision?', [{ name: 'accept', value: 'accept' }, { name: 'reject', value: 'reject' }]);
+      else if (ctx.interactive)
+        decision = await ctx.prompt.select('Decision?', [
+          { name: 'accept', value: 'accept' },
+          { name: 'reject', value: 'reject' },
+        ]);
       else throw new UsageError('missing --accept or --reject');
       return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course!)}/readiness/items/${seg(item)}/finding/review`, { decision }) };
     },

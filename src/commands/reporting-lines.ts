@@ -9,13 +9,25 @@ export const reportingLinesCommands = defineCommands([
   {
     name: 'reporting-lines add',
     description: 'Add a line: REPORT reports to MANAGER',
-    args: [{ name: '<managerId>', description: 'the manager' }, { name: '<reportId>', description: 'the report' }],
-    handler: async (ctx, [managerId, reportId]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', '/reporting-lines', { managerId, reportId }) }),
+    args: [
+      { name: '<managerId>', description: 'the manager' },
+      { name: '<reportId>', description: 'the report' },
+    ],
+    handler: async (ctx, [managerId, reportId]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('POST', '/reporting-lines', { managerId, reportId }),
+    }),
   },
   {
     name: 'reporting-lines remove',
     description: 'Remove a line',
-    args: [{ name: '<managerId>', description: 'the manager' }, { name: '<reportId>', description: 'the report' }],
-    handler: async (ctx, [managerId, reportId]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('DELETE', `/reporting-lines/${seg(managerId!)}/${seg(reportId!)}`) }),
+    args: [
+      { name: '<managerId>', description: 'the manager' },
+      { name: '<reportId>', description: 'the report' },
+    ],
+    handler: async (ctx, [managerId, reportId]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('DELETE', `/reporting-lines/${seg(managerId!)}/${seg(reportId!)}`),
+    }),
   },
 ]);

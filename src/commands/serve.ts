@@ -1,7 +1,7 @@
-import { AppError } from '../errors.js';
-import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
-import { ensureParentDir } from '../cli/client.js';
 import { resolveStorePath } from '../cli/backend.js';
+import { ensureParentDir } from '../cli/client.js';
+import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
+import { AppError } from '../errors.js';
 
 function parseSize(text: string): number {
   const m = /^(\d+)\s*(b|kb|k|kib|mb|m|mib)?$/i.exec(text.trim());
@@ -36,7 +36,8 @@ export const serveCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(opts.port)})`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(opts.port)})`);
       const log = String(opts.log);
       if (!['json', 'pretty', 'off'].includes(log)) throw new UsageError('--log must be json, pretty or off');
       if (opts.now !== undefined && Number.isNaN(Date.parse(String(opts.now)))) throw new UsageError('--now must be an RFC 3339 timestamp');
@@ -58,7 +59,7 @@ export const serveCommands = defineCommands([
           audience: opts.jwtAudience as string | undefined,
         });
       }
-      let server;
+      let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer({
           db,

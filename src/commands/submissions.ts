@@ -6,13 +6,17 @@ const columns = [
   { key: 'attempt', header: 'TRY' },
   { key: 'state', header: 'STATE' },
   { key: 'submittedAt', header: 'SUBMITTED' },
-  { key: 'grade', header: 'SCORE', format: (v: unknown) => (v && typeof v === 'object' && (v as { score: unknown }).score !== null ? String((v as { score: unknown }).score) : '') },
+  {
+    key: 'grade',
+    header: 'SCORE',
+    format: (v: unknown) => (v && typeof v === 'object' && (v as { score: unknown }).score !== null ? String((v as { score: unknown }).score) : ''),
+  },
 ];
 
 export const submissionsCommands = defineCommands([
   {
     name: 'submissions create',
-    description: "Submit work to an assignment (give the field its type takes: --text, --file-id or --link)",
+    description: 'Submit work to an assignment (give the field its type takes: --text, --file-id or --link)',
     args: [{ name: '<assignmentId>', description: 'assignment id' }],
     options: [
       { flags: '--text <text>', description: 'the answer, for text assignments' },
@@ -34,7 +38,11 @@ export const submissionsCommands = defineCommands([
     name: 'submissions list',
     description: "An assignment's submissions (students see their own)",
     args: [{ name: '<assignmentId>', description: 'assignment id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/assignments/${seg(id!)}/submissions`), columns }),
+    handler: async (ctx, [id]): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/assignments/${seg(id!)}/submissions`),
+      columns,
+    }),
   },
   {
     name: 'submissions show',

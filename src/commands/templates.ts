@@ -1,12 +1,16 @@
+import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { buildPatch, describeChange, matches, parseAssignment } from '../domain/templates/templates.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { definedFields } from '../runtime/objects.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
   { key: 'name', header: 'NAME' },
-  { key: 'owner', header: 'OWNER', format: (v: unknown) => ((v as { kind: string; userId?: string }).kind === 'user' ? `user ${(v as { userId: string }).userId}` : 'institution') },
+  {
+    key: 'owner',
+    header: 'OWNER',
+    format: (v: unknown) => ((v as { kind: string; userId?: string }).kind === 'user' ? `user ${(v as { userId: string }).userId}` : 'institution'),
+  },
   { key: 'modules', header: 'MODULES', format: (v: unknown) => String((v as unknown[]).length) },
   { key: 'accessFloor', header: 'FLOOR' },
 ];
@@ -43,9 +47,13 @@ export const templatesCommands = defineCommands([
   {
     name: 'templates create',
     description: 'Create a template from a JSON file ({name, description?, owner?, modules?, tutorDefaults?, accessFloor?})',
-    options: [{ flags: '--file <file>', description: "the template JSON ('-' for stdin)" }, { flags: '--name <name>', description: 'or just a name, for an empty template' }],
+    options: [
+      { flags: '--file <file>', description: "the template JSON ('-' for stdin)" },
+      { flags: '--name <name>', description: 'or just a name, for an empty template' },
+    ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const body = opts.file !== undefined ? await patchFile(ctx, opts.file) : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?') };
+      const body =
+        opts.file !== undefined ? await patchFile(ctx, opts.file) : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?') };
       return { kind: 'api', response: await ctx.client.request('POST', '/templates', body), columns };
     },
   },
@@ -53,7 +61,10 @@ export const templatesCommands = defineCommands([
     name: 'templates update',
     description: 'Change one template: --set FIELD=VALUE (repeatable) and/or --file patch.json',
     args: [{ name: '<templateId>', description: 'template id' }],
-    options: [{ flags: '--set <assignment...>', description: 'FIELD=VALUE, e.g. accessFloor=80 or tutorDefaults.lesson=on' }, { flags: '--file <file>', description: 'a PATCH body as JSON' }],
+    options: [
+      { flags: '--set <assignment...>', description: 'FIELD=VALUE, e.g. accessFloor=80 or tutorDefaults.lesson=on' },
+      { flags: '--file <file>', description: 'a PATCH body as JSON' },
+    ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
       const current = (await ctx.client.request<Record<string, unknown>>('GET', `/templates/${seg(id!)}`)).data;
       const patch = buildPatch(current, await patchFile(ctx, opts.file), assignments(opts.set, '--set'));
@@ -88,18 +99,28 @@ export const templatesCommands = defineCommands([
       const preview = updates.map((u) => `${u.id}  ${u.name}\n${u.changes.map((c) => `    ${c}`).join('\n')}\n`).join('');
       const summary = `${updates.length} template${updates.length === 1 ? '' : 's'} ${opts.dryRun ? 'would change' : 'to change'}`;
       if (updates.length === 0) return { kind: 'text', text: 'no template matches or would change\n', json: JSON.stringify({ changed: [], failed: [] }) };
-      if (opts.dryRun) return { kind: 'text', text: `${preview}${summary}\n`, json: JSON.stringify({ preview: updates.map(({ id, patch, changes }) => ({ id, patch, changes })) }) };
+      if (opts.dryRun)
+        return {
+          kind: 'text',
+          text: `${preview}${summary}\n`,
+          json: JSON.stringify({ preview: updates.map(({ id, patch, changes }) => ({ id, patch, changes })) }),
+        };
       if (!opts.yes) {
         if (!ctx.interactive) throw new UsageError(`bulk changes need --yes when not interactive (${summary}; see --dry-run)`);
         ctx.note(preview);
-        if (!(await ctx.prompt.confirm(`Apply to ${updates.length} template${updates.length === 1 ? '' : 's'}?`, false))) return { kind: 'none', note: 'nothing changed' };
+        if (!(await ctx.prompt.confirm(`Apply to ${updates.length} template${updates.length === 1 ? '' : 's'}?`, false)))
+          return { kind: 'none', note: 'nothing changed' };
       }
       // The preview is on the terminal already when it was confirmed there.
       const shown = opts.yes ? preview : '';
       if (ctx.client.mode === 'local') {
         // One request, one transaction: all or nothing.
         await ctx.client.request('POST', '/templates/bulk-update', { updates: updates.map(({ id, patch }) => ({ id, patch })) });
-        return { kind: 'text', text: `${shown}updated ${updates.length} template${updates.length === 1 ? '' : 's'}\n`, json: JSON.stringify({ changed: updates.map((u) => u.id), failed: [] }) };
+        return {
+          kind: 'text',
+          text: `${shown}updated ${updates.length} template${updates.length === 1 ? '' : 's'}\n`,
+          json: JSON.stringify({ changed: updates.map((u) => u.id), failed: [] }),
+        };
       }
       // Remote: one PATCH each, then a summary of what succeeded and what failed.
       const changed: string[] = [];
@@ -131,7 +152,11 @@ export const templatesCommands = defineCommands([
     name: 'templates use',
     description: 'Create a course from a template',
     args: [{ name: '<templateId>', description: 'template id' }],
-    options: [{ flags: '--title <title>', description: 'course title' }, { flags: '--id <id>', description: 'course id' }, { flags: '--description <text>', description: 'course description' }],
+    options: [
+      { flags: '--title <title>', description: 'course title' },
+      { flags: '--id <id>', description: 'course id' },
+      { flags: '--description <text>', description: 'course description' },
+    ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
       const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?');
       const body = definedFields({ title, id: opts.id, description: opts.description });

@@ -34,7 +34,11 @@ export const tokensCommands = defineCommands([
     name: 'tokens list',
     description: 'Your tokens (admins: --all for everyone)',
     options: [{ flags: '--all', description: "everyone's tokens (admins)" }],
-    handler: async (ctx, _args, opts): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/tokens${opts.all ? '?all=true' : ''}`), columns }),
+    handler: async (ctx, _args, opts): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/tokens${opts.all ? '?all=true' : ''}`),
+      columns,
+    }),
   },
   {
     name: 'tokens revoke',

@@ -52,14 +52,17 @@ export const HttpUrl = z
   .string()
   .min(1)
   .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, { message: 'must be an http or https URL' });
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an http or https URL' },
+  );
 
 export const Provenance = z
   .strictObject({
@@ -74,7 +77,19 @@ export const Provenance = z
 export const ErrorEnvelope = z
   .object({
     error: z.object({
-      code: z.enum(['unauthenticated', 'forbidden', 'not-found', 'invalid', 'conflict', 'not-ready', 'ai-disabled', 'ai-failed', 'rate-limited', 'too-large', 'unsupported']),
+      code: z.enum([
+        'unauthenticated',
+        'forbidden',
+        'not-found',
+        'invalid',
+        'conflict',
+        'not-ready',
+        'ai-disabled',
+        'ai-failed',
+        'rate-limited',
+        'too-large',
+        'unsupported',
+      ]),
       message: z.string(),
       details: z.any().optional(),
     }),

@@ -11,7 +11,12 @@ const variants = {
   paragraph: { type: z.literal('paragraph'), text: NonBlank },
   list: { type: z.literal('list'), ordered: z.boolean().default(false), items: z.array(NonBlank).min(1).max(500) },
   image: { type: z.literal('image'), url: z.string().min(1).max(2048), alt: Text.default(''), decorative: z.boolean().default(false) },
-  video: { type: z.literal('video'), url: HttpUrl, captions: z.string().min(1).max(2048).nullable().default(null), durationSeconds: z.number().int().min(0).max(MAX_INT).nullable().default(null) },
+  video: {
+    type: z.literal('video'),
+    url: HttpUrl,
+    captions: z.string().min(1).max(2048).nullable().default(null),
+    durationSeconds: z.number().int().min(0).max(MAX_INT).nullable().default(null),
+  },
   link: { type: z.literal('link'), url: HttpUrl, text: NonBlank },
   code: { type: z.literal('code'), language: z.string().max(40).default(''), text: Text },
   quote: { type: z.literal('quote'), text: NonBlank, cite: z.string().max(2000).nullable().default(null) },
@@ -26,8 +31,17 @@ export const BLOCK_TYPES = Object.keys(variants) as (keyof typeof variants)[];
 export function blockUnion<E extends z.ZodRawShape>(extra: E) {
   const variant = <S extends z.ZodRawShape>(shape: S) => z.strictObject({ ...extra, ...shape });
   return z.discriminatedUnion('type', [
-    variant(variants.heading), variant(variants.paragraph), variant(variants.list), variant(variants.image), variant(variants.video),
-    variant(variants.link), variant(variants.code), variant(variants.quote), variant(variants.callout), variant(variants.embed), variant(variants.divider),
+    variant(variants.heading),
+    variant(variants.paragraph),
+    variant(variants.list),
+    variant(variants.image),
+    variant(variants.video),
+    variant(variants.link),
+    variant(variants.code),
+    variant(variants.quote),
+    variant(variants.callout),
+    variant(variants.embed),
+    variant(variants.divider),
   ]);
 }
 
@@ -103,9 +117,7 @@ export const CourseUpdate = z.strictObject({
   tutorDefaults: TutorDefaults.optional(),
 });
 
-export const Module = z
-  .object({ id: Id, courseId: Id, title: z.string(), objective: z.string(), position: Position, status: Status })
-  .openapi('Module');
+export const Module = z.object({ id: Id, courseId: Id, title: z.string(), objective: z.string(), position: Position, status: Status }).openapi('Module');
 
 export const ModuleCreate = z.strictObject({
   title: Title,

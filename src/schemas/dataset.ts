@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { Description, Id, MAX_INT, Objective, Objectives, Points, Position, Provenance, TimestampInput, Title, PersonName } from './common.js';
-import { AiState, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults, blockUnion } from './content.js';
+import { Description, Id, MAX_INT, Objective, Objectives, PersonName, Points, Position, Provenance, TimestampInput, Title } from './common.js';
+import { AiState, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
 import { FinalGradeHistoryEntry, FinalGradeRecord, GradebookSetup } from './gradebook.js';
 import { CourseRole, ScopeSchema } from './people.js';
 import { AttestationRecord, FindingRecord, StandardsRubric } from './readiness.js';
@@ -33,7 +33,10 @@ export const DatasetToken = z
   .strictObject({
     id: Id.optional(),
     token: z.string().min(1).max(4096).optional(),
-    tokenSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits').optional(),
+    tokenSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits')
+      .optional(),
     userId: Id,
     scopes: z.array(ScopeSchema).min(1),
     name: z.string().max(200).default(''),
@@ -152,7 +155,9 @@ export const DatasetTemplate = z.strictObject({
 
 export const DatasetCertificate = z.strictObject({
   id: Id,
-  code: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/, 'must be 12 Crockford base32 characters grouped XXXX-XXXX-XXXX'),
+  code: z
+    .string()
+    .regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/, 'must be 12 Crockford base32 characters grouped XXXX-XXXX-XXXX'),
   userId: Id,
   learnerName: z.string().min(1),
   courseId: Id,

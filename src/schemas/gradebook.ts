@@ -58,7 +58,10 @@ export const ExtraCredit = z.strictObject({
 export const LetterScheme = z.strictObject({
   id: Id,
   name: z.string().min(1).max(120),
-  bands: z.array(z.strictObject({ letter: z.string().min(1).max(12), min: z.number().min(0).max(100) })).min(1).max(50),
+  bands: z
+    .array(z.strictObject({ letter: z.string().min(1).max(12), min: z.number().min(0).max(100) }))
+    .min(1)
+    .max(50),
   rounding: z.strictObject({ decimals: z.literal(1), mode: z.literal('half-up') }),
   letterFrom: z.literal('rounded'),
 });
@@ -89,9 +92,7 @@ export type GradebookSetupValue = z.infer<typeof GradebookSetup>;
 
 export const DismissBody = z.strictObject({ code: CheckCode, target: z.string() });
 
-export const SetupCheck = z
-  .object({ code: CheckCode, target: z.string(), message: z.string(), dismissed: z.boolean() })
-  .openapi('SetupCheck');
+export const SetupCheck = z.object({ code: CheckCode, target: z.string(), message: z.string(), dismissed: z.boolean() }).openapi('SetupCheck');
 
 export const FinalGradeBody = z.strictObject({
   reason: z.string().min(1).max(1000),

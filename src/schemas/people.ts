@@ -20,9 +20,7 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 export const ScopeSchema = z.enum(SCOPES);
 
-export const User = z
-  .object({ id: Id, name: z.string(), email: z.string().nullable(), admin: z.boolean() })
-  .openapi('User');
+export const User = z.object({ id: Id, name: z.string(), email: z.string().nullable(), admin: z.boolean() }).openapi('User');
 
 export const UserCreate = z.strictObject({
   id: Id.optional(),
@@ -56,9 +54,7 @@ export const ApiToken = z
   })
   .openapi('ApiToken');
 
-export const ReportingLine = z
-  .object({ managerId: Id, reportId: Id, createdBy: z.string(), createdAt: Timestamp })
-  .openapi('ReportingLine');
+export const ReportingLine = z.object({ managerId: Id, reportId: Id, createdBy: z.string(), createdAt: Timestamp }).openapi('ReportingLine');
 
 export const ReportingLineCreate = z.strictObject({ managerId: Id, reportId: Id });
 

@@ -55,7 +55,10 @@ export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix 
       case 'invalid_value':
         problems.push({
           path: formatPath(path, prefix),
-          message: issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
+          message:
+            issue.values.length === 1
+              ? `must be ${JSON.stringify(issue.values[0])}`
+              : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
         });
         continue;
       case 'invalid_union': {

@@ -16,7 +16,9 @@ export const StandardsRubric = z
     name: z.string().min(1).max(200),
     attribution: z.string().min(1).max(2000),
     standards: z
-      .array(z.strictObject({ standardId: Id, number: z.string().min(1).max(20), title: z.string().min(1).max(500), items: z.array(RubricItem).min(1).max(100) }))
+      .array(
+        z.strictObject({ standardId: Id, number: z.string().min(1).max(20), title: z.string().min(1).max(500), items: z.array(RubricItem).min(1).max(100) }),
+      )
       .min(1)
       .max(50),
   })
@@ -48,9 +50,7 @@ export const FindingRecord = z.strictObject({
   reviewedByName: z.string().nullable().default(null),
 });
 
-export const Attestation = z
-  .object({ status: z.literal('attested'), by: Id, byName: z.string(), note: z.string(), at: Timestamp })
-  .openapi('Attestation');
+export const Attestation = z.object({ status: z.literal('attested'), by: Id, byName: z.string(), note: z.string(), at: Timestamp }).openapi('Attestation');
 
 export const AttestationRecord = z.strictObject({
   courseId: Id,

@@ -4,11 +4,11 @@ import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
 import type { AppDeps } from '../api/context.js';
-import { importDataset } from '../store/dataset.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
 import { AppError } from '../errors.js';
 import { type Clock, fixedClock, systemClock } from '../runtime/clock.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
+import { importDataset } from '../store/dataset.js';
 import { openStore, type Store } from '../store/db.js';
 import { wipeStore } from '../store/wipe.js';
 

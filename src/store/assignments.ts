@@ -1,13 +1,11 @@
-import type { AssignmentRowValue, AssignmentValue } from '../schemas/content.js';
 import { planInstructions } from '../domain/content/rules.js';
 import { invalid } from '../errors.js';
 import type { Ids } from '../runtime/ids.js';
-import type { BlockInputValue } from '../schemas/content.js';
+import type { AssignmentRowValue, AssignmentValue, BlockInputValue } from '../schemas/content.js';
 import { deleteInstructionBlocksExcept, getBlock, insertBlock, listBlocks, setBlockPosition, writeBlock } from './blocks.js';
-import { blockContentOf } from './tables.js';
 import type { Store } from './db.js';
 import { moveTo, openSlot } from './positions.js';
-import { ASSIGNMENTS, insertRecord, type Row, updateRecord } from './tables.js';
+import { ASSIGNMENTS, blockContentOf, insertRecord, type Row, updateRecord } from './tables.js';
 
 const SIBLINGS = { table: 'assignments', parent: 'module_id' } as const;
 
@@ -73,7 +71,12 @@ export function replaceInstructions(store: Store, assignmentId: string, given: B
       writeBlock(store, p.id, { content: p.content, origin: 'human', aiState: null, provenance: null, previous: p.previous, updatedAt: at.now });
       setBlockPosition(store, old.id, p.position);
     } else {
-      insertBlock(store, { assignmentId }, { id: at.ids.next('blk'), content: p.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: at.now }, p.position);
+      insertBlock(
+        store,
+        { assignmentId },
+        { id: at.ids.next('blk'), content: p.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: at.now },
+        p.position,
+      );
     }
   }
 }

@@ -6,7 +6,8 @@ import { BLOCKS, type BlockRecord, blockView, insertRecord, type Row, updateReco
 
 export type BlockParent = { lessonId: string } | { assignmentId: string };
 
-const seqOf = (parent: BlockParent): Sequence => ('lessonId' in parent ? { table: 'blocks', parent: 'lesson_id' } : { table: 'blocks', parent: 'assignment_id' });
+const seqOf = (parent: BlockParent): Sequence =>
+  'lessonId' in parent ? { table: 'blocks', parent: 'lesson_id' } : { table: 'blocks', parent: 'assignment_id' };
 const parentId = (parent: BlockParent) => ('lessonId' in parent ? parent.lessonId : parent.assignmentId);
 
 /** A block with where it sits: the lesson's, or the assignment's (instructions). */
@@ -18,7 +19,8 @@ export function getBlock(store: Store, id: string): BlockRow | null {
 }
 
 export function listBlocks(store: Store, parent: BlockParent): StoredBlockValue[] {
-  const sql = 'lessonId' in parent ? 'SELECT * FROM blocks WHERE lesson_id = ? ORDER BY position' : 'SELECT * FROM blocks WHERE assignment_id = ? ORDER BY position';
+  const sql =
+    'lessonId' in parent ? 'SELECT * FROM blocks WHERE lesson_id = ? ORDER BY position' : 'SELECT * FROM blocks WHERE assignment_id = ? ORDER BY position';
   return (store.stmt(sql).all(parentId(parent)) as Row[]).map((r) => blockView(BLOCKS.fromRow(r)));
 }
 
@@ -36,8 +38,11 @@ export function insertBlock(store: Store, parent: BlockParent, block: BlockBody 
   const pos = openSlot(store, seqOf(parent), parentId(parent), position);
   const { content, ...meta } = block;
   const record: BlockRecord = {
-    ...meta, lessonId: 'lessonId' in parent ? parent.lessonId : null, assignmentId: 'assignmentId' in parent ? parent.assignmentId : null,
-    position: pos, ...content,
+    ...meta,
+    lessonId: 'lessonId' in parent ? parent.lessonId : null,
+    assignmentId: 'assignmentId' in parent ? parent.assignmentId : null,
+    position: pos,
+    ...content,
   };
   insertRecord(store, BLOCKS, record);
   return blockView(getBlock(store, block.id)!);

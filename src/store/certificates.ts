@@ -1,5 +1,5 @@
-import type { Store } from './db.js';
 import type { CertificateValue } from '../schemas/templates.js';
+import type { Store } from './db.js';
 import { CERTIFICATES, insertRecord, type Row } from './tables.js';
 
 export function getCertificate(store: Store, id: string): CertificateValue | null {
@@ -28,7 +28,11 @@ export function markReplaced(store: Store, id: string, replacedBy: string): void
  * Certificates a user may read: their own, their reports' (direct or indirect), those of
  * courses they teach; all for admins. Optional filters by learner and course.
  */
-export function listReadableCertificates(store: Store, viewer: { id: string; admin: boolean }, filter: { userId?: string | undefined; courseId?: string | undefined }): CertificateValue[] {
+export function listReadableCertificates(
+  store: Store,
+  viewer: { id: string; admin: boolean },
+  filter: { userId?: string | undefined; courseId?: string | undefined },
+): CertificateValue[] {
   const rows = store
     .stmt(
       `WITH RECURSIVE reports(id) AS (

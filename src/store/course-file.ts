@@ -22,7 +22,13 @@ import { assertCoursePublishable } from './readiness.js';
 /** Block fields as a course file writes them: id, content, and review state only when not plain human. */
 function fileBlock(b: StoredBlockValue): Record<string, unknown> {
   const { lessonId: _l, position: _p, updatedAt: _u, origin, aiState, provenance, previous, ...rest } = b;
-  return { ...rest, ...(origin !== 'human' ? { origin } : {}), ...(aiState !== null ? { aiState } : {}), ...(provenance !== null ? { provenance } : {}), ...(previous !== null ? { previous } : {}) };
+  return {
+    ...rest,
+    ...(origin !== 'human' ? { origin } : {}),
+    ...(aiState !== null ? { aiState } : {}),
+    ...(provenance !== null ? { provenance } : {}),
+    ...(previous !== null ? { previous } : {}),
+  };
 }
 
 /** Import a course file as a new course; answers what was created. */
@@ -33,7 +39,13 @@ export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, f
     importDataset(store, at.clock, dataset, { replace: false, actorId });
     if (file.course.status === 'published') assertCoursePublishable(store, courseId, at.clock.now());
     const count = (list: unknown[] | undefined) => list?.length ?? 0;
-    return { courseId, modules: count(dataset.modules), lessons: count(dataset.lessons), blocks: count(dataset.blocks), assignments: count(dataset.assignments) };
+    return {
+      courseId,
+      modules: count(dataset.modules),
+      lessons: count(dataset.lessons),
+      blocks: count(dataset.blocks),
+      assignments: count(dataset.assignments),
+    };
   });
 }
 
@@ -43,19 +55,40 @@ export function readCourseFile(store: Store, courseId: string) {
   if (!c) throw notFound('Course', courseId);
   return {
     coursebookCourse: 1 as const,
-    course: { id: c.id, title: c.title, description: c.description, objectives: c.objectives, rubricId: c.rubricId, tutorDefaults: c.tutorDefaults, status: c.status, publishedAt: c.publishedAt },
+    course: {
+      id: c.id,
+      title: c.title,
+      description: c.description,
+      objectives: c.objectives,
+      rubricId: c.rubricId,
+      tutorDefaults: c.tutorDefaults,
+      status: c.status,
+      publishedAt: c.publishedAt,
+    },
     modules: listModules(store, c.id).map((m) => ({
       id: m.id,
       title: m.title,
       objective: m.objective,
       status: m.status,
       lessons: listLessons(store, m.id, false).map((l) => ({
-        id: l.id, title: l.title, minutes: l.minutes, status: l.status, publishedAt: l.publishedAt,
+        id: l.id,
+        title: l.title,
+        minutes: l.minutes,
+        status: l.status,
+        publishedAt: l.publishedAt,
         blocks: listBlocks(store, { lessonId: l.id }).map(fileBlock),
       })),
       assignments: listAssignmentsOfModule(store, m.id).map((a) => ({
-        id: a.id, title: a.title, points: a.points, dueAt: a.dueAt, submissionType: a.submissionType, categoryId: a.categoryId, status: a.status,
-        publishedAt: a.publishedAt, rubric: a.rubric, instructions: a.instructions.map(fileBlock),
+        id: a.id,
+        title: a.title,
+        points: a.points,
+        dueAt: a.dueAt,
+        submissionType: a.submissionType,
+        categoryId: a.categoryId,
+        status: a.status,
+        publishedAt: a.publishedAt,
+        rubric: a.rubric,
+        instructions: a.instructions.map(fileBlock),
       })),
     })),
     gradebookSetup: getGradebookSetup(store, c.id),

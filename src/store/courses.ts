@@ -1,12 +1,12 @@
 import { courseRubricProblems } from '../domain/content/course-rules.js';
 import { defaultGradebookSetup } from '../domain/grading/defaults.js';
 import { AppError, invalid } from '../errors.js';
+import type { CourseValue, ModuleValue } from '../schemas/content.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
 import { putGradebookSetup } from './gradebook-setups.js';
-import { rubricExists } from './readiness.js';
 import { closeGap, moveTo, openSlot } from './positions.js';
-import type { CourseValue, ModuleValue } from '../schemas/content.js';
+import { rubricExists } from './readiness.js';
 import { COURSES, insertRecord, MODULES, type Row, updateRecord } from './tables.js';
 
 export function getCourse(store: Store, id: string): CourseValue | null {

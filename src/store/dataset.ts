@@ -19,9 +19,31 @@ import { getModule } from './courses.js';
 import type { Store } from './db.js';
 import { siblingPositions } from './positions.js';
 import {
-  ASSIGNMENTS, ATTESTATIONS, allRecords, BLOCKS, type BlockRecord, blockContentOf, blockView, CERTIFICATES, COURSES, ENROLLMENTS, FINAL_GRADE_HISTORY,
-  FINAL_GRADES, FINDINGS, GRADEBOOK_SETUPS, insertRecord, LESSONS, MODULES, REPORTING_LINES, RUBRICS, recordExists, SUBMISSIONS, type Table, TEMPLATES,
-  TOKENS, USERS,
+  ASSIGNMENTS,
+  ATTESTATIONS,
+  allRecords,
+  BLOCKS,
+  type BlockRecord,
+  blockContentOf,
+  blockView,
+  CERTIFICATES,
+  COURSES,
+  ENROLLMENTS,
+  FINAL_GRADE_HISTORY,
+  FINAL_GRADES,
+  FINDINGS,
+  GRADEBOOK_SETUPS,
+  insertRecord,
+  LESSONS,
+  MODULES,
+  REPORTING_LINES,
+  RUBRICS,
+  recordExists,
+  SUBMISSIONS,
+  type Table,
+  TEMPLATES,
+  TOKENS,
+  USERS,
 } from './tables.js';
 import { sha256Hex } from './tokens.js';
 
@@ -59,25 +81,79 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
       else seen.set(k, i);
     });
   };
-  unique('users', d.users.map((r) => r.id));
-  unique('tokens', d.tokens.flatMap((r) => (r.id ? [r.id] : [])));
-  unique('courses', d.courses.map((r) => r.id));
-  unique('enrollments', d.enrollments.map((r) => `${r.courseId}/${r.userId}`));
-  unique('modules', d.modules.map((r) => r.id));
-  unique('lessons', d.lessons.map((r) => r.id));
+  unique(
+    'users',
+    d.users.map((r) => r.id),
+  );
+  unique(
+    'tokens',
+    d.tokens.flatMap((r) => (r.id ? [r.id] : [])),
+  );
+  unique(
+    'courses',
+    d.courses.map((r) => r.id),
+  );
+  unique(
+    'enrollments',
+    d.enrollments.map((r) => `${r.courseId}/${r.userId}`),
+  );
+  unique(
+    'modules',
+    d.modules.map((r) => r.id),
+  );
+  unique(
+    'lessons',
+    d.lessons.map((r) => r.id),
+  );
   unique('blocks', [...d.blocks.map((r) => r.id), ...d.assignments.flatMap((a) => a.instructions.map((b) => b.id))]);
-  unique('assignments', d.assignments.map((r) => r.id));
-  unique('submissions', d.submissions.map((r) => r.id));
-  unique('submissions', d.submissions.map((r) => `attempt ${r.attempt} of ${r.studentId} on ${r.assignmentId}`));
-  unique('gradebookSetups', d.gradebookSetups.map((r) => r.courseId));
-  unique('finalGrades', d.finalGrades.map((r) => `${r.courseId}/${r.studentId}`));
-  unique('rubrics', d.rubrics.map((r) => r.id));
-  unique('findings', d.findings.map((r) => `${r.courseId}/${r.itemId}`));
-  unique('attestations', d.attestations.map((r) => `${r.courseId}/${r.rubricId}/${r.itemId}`));
-  unique('templates', d.templates.map((r) => r.id));
-  unique('certificates', d.certificates.map((r) => r.id));
-  unique('certificates', d.certificates.map((r) => `code ${r.code}`));
-  unique('reportingLines', d.reportingLines.map((r) => `${r.managerId}/${r.reportId}`));
+  unique(
+    'assignments',
+    d.assignments.map((r) => r.id),
+  );
+  unique(
+    'submissions',
+    d.submissions.map((r) => r.id),
+  );
+  unique(
+    'submissions',
+    d.submissions.map((r) => `attempt ${r.attempt} of ${r.studentId} on ${r.assignmentId}`),
+  );
+  unique(
+    'gradebookSetups',
+    d.gradebookSetups.map((r) => r.courseId),
+  );
+  unique(
+    'finalGrades',
+    d.finalGrades.map((r) => `${r.courseId}/${r.studentId}`),
+  );
+  unique(
+    'rubrics',
+    d.rubrics.map((r) => r.id),
+  );
+  unique(
+    'findings',
+    d.findings.map((r) => `${r.courseId}/${r.itemId}`),
+  );
+  unique(
+    'attestations',
+    d.attestations.map((r) => `${r.courseId}/${r.rubricId}/${r.itemId}`),
+  );
+  unique(
+    'templates',
+    d.templates.map((r) => r.id),
+  );
+  unique(
+    'certificates',
+    d.certificates.map((r) => r.id),
+  );
+  unique(
+    'certificates',
+    d.certificates.map((r) => `code ${r.code}`),
+  );
+  unique(
+    'reportingLines',
+    d.reportingLines.map((r) => `${r.managerId}/${r.reportId}`),
+  );
 
   // --- records that already exist (before references and positions, which they would confuse)
   if (!options.replace) {
@@ -87,23 +163,87 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
         if (recordExists(store, table, k)) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
       });
     };
-    check('users', USERS, d.users.map((r) => [r.id]));
-    check('tokens', TOKENS, d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])));
-    check('courses', COURSES, d.courses.map((r) => [r.id]));
-    check('enrollments', ENROLLMENTS, d.enrollments.map((r) => [r.courseId, r.userId]));
-    check('modules', MODULES, d.modules.map((r) => [r.id]));
-    check('lessons', LESSONS, d.lessons.map((r) => [r.id]));
-    check('blocks', BLOCKS, d.blocks.map((r) => [r.id]));
-    check('assignments', ASSIGNMENTS, d.assignments.map((r) => [r.id]));
-    check('submissions', SUBMISSIONS, d.submissions.map((r) => [r.id]));
-    check('finalGrades', FINAL_GRADES, d.finalGrades.map((r) => [r.courseId, r.studentId]));
-    check('rubrics', RUBRICS, d.rubrics.map((r) => [r.id]));
-    check('findings', FINDINGS, d.findings.map((r) => [r.courseId, r.itemId]));
-    check('templates', TEMPLATES, d.templates.map((r) => [r.id]));
-    check('certificates', CERTIFICATES, d.certificates.map((r) => [r.id]));
-    check('reportingLines', REPORTING_LINES, d.reportingLines.map((r) => [r.managerId, r.reportId]));
+    check(
+      'users',
+      USERS,
+      d.users.map((r) => [r.id]),
+    );
+    check(
+      'tokens',
+      TOKENS,
+      d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])),
+    );
+    check(
+      'courses',
+      COURSES,
+      d.courses.map((r) => [r.id]),
+    );
+    check(
+      'enrollments',
+      ENROLLMENTS,
+      d.enrollments.map((r) => [r.courseId, r.userId]),
+    );
+    check(
+      'modules',
+      MODULES,
+      d.modules.map((r) => [r.id]),
+    );
+    check(
+      'lessons',
+      LESSONS,
+      d.lessons.map((r) => [r.id]),
+    );
+    check(
+      'blocks',
+      BLOCKS,
+      d.blocks.map((r) => [r.id]),
+    );
+    check(
+      'assignments',
+      ASSIGNMENTS,
+      d.assignments.map((r) => [r.id]),
+    );
+    check(
+      'submissions',
+      SUBMISSIONS,
+      d.submissions.map((r) => [r.id]),
+    );
+    check(
+      'finalGrades',
+      FINAL_GRADES,
+      d.finalGrades.map((r) => [r.courseId, r.studentId]),
+    );
+    check(
+      'rubrics',
+      RUBRICS,
+      d.rubrics.map((r) => [r.id]),
+    );
+    check(
+      'findings',
+      FINDINGS,
+      d.findings.map((r) => [r.courseId, r.itemId]),
+    );
+    check(
+      'templates',
+      TEMPLATES,
+      d.templates.map((r) => [r.id]),
+    );
+    check(
+      'certificates',
+      CERTIFICATES,
+      d.certificates.map((r) => [r.id]),
+    );
+    check(
+      'reportingLines',
+      REPORTING_LINES,
+      d.reportingLines.map((r) => [r.managerId, r.reportId]),
+    );
     if (conflicts.length > 0) {
-      throw new AppError('conflict', `${plural(conflicts.length, 'record')} already exist in the store (import with --replace to overwrite); nothing was imported.`, conflicts);
+      throw new AppError(
+        'conflict',
+        `${plural(conflicts.length, 'record')} already exist in the store (import with --replace to overwrite); nothing was imported.`,
+        conflicts,
+      );
     }
   }
 
@@ -117,7 +257,8 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     certificates: new Set(d.certificates.map((r) => r.id)),
     rubrics: new Set(d.rubrics.map((r) => r.id)),
   };
-  const exists = <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) => inFile[kind].has(id) || recordExists(store, table, [id]);
+  const exists = <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) =>
+    inFile[kind].has(id) || recordExists(store, table, [id]);
   const user = (id: string) => exists('users', USERS, id);
   const course = (id: string) => exists('courses', COURSES, id);
   const moduleCourse = (id: string): string | undefined => inFile.modules.get(id) ?? getModule(store, id)?.courseId;
@@ -141,18 +282,25 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   d.lessons.forEach((r, i) => {
     const owner = moduleCourse(r.moduleId);
     ref(owner !== undefined, `lessons[${i}].moduleId`, 'module', r.moduleId);
-    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner) problem(`lessons[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
+    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner)
+      problem(`lessons[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
     if (owner !== undefined) lessonCourse.set(r.id, owner);
   });
   d.blocks.forEach((r, i) => ref(exists('lessons', LESSONS, r.lessonId), `blocks[${i}].lessonId`, 'lesson', r.lessonId));
   d.assignments.forEach((r, i) => {
     const owner = moduleCourse(r.moduleId);
     ref(owner !== undefined, `assignments[${i}].moduleId`, 'module', r.moduleId);
-    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner) problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
+    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner)
+      problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
     if (owner !== undefined) inFile.assignments.set(r.id, owner);
   });
   d.submissions.forEach((r, i) => {
-    ref(inFile.assignments.has(r.assignmentId) || getAssignmentRow(store, r.assignmentId) !== null, `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
+    ref(
+      inFile.assignments.has(r.assignmentId) || getAssignmentRow(store, r.assignmentId) !== null,
+      `submissions[${i}].assignmentId`,
+      'assignment',
+      r.assignmentId,
+    );
     ref(user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
   });
   d.gradebookSetups.forEach((s, i) => {
@@ -187,7 +335,10 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
 
   // --- positions: given ones kept, missing ones appended, then each parent must be 0..n-1
   const place = <T extends { id: string; position?: number | undefined }>(
-    records: T[], collection: string, table: Parameters<typeof siblingPositions>[1], parentOf: (r: T) => string | undefined,
+    records: T[],
+    collection: string,
+    table: Parameters<typeof siblingPositions>[1],
+    parentOf: (r: T) => string | undefined,
   ): Map<string, number> => {
     const result = new Map<string, number>();
     const groups = new Map<string, number[]>();
@@ -200,7 +351,9 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     });
     for (const [parent, indexes] of groups) {
       const fileIds = new Set(indexes.map((i) => records[i]!.id));
-      const taken = siblingPositions(store, table, parent).filter((s) => !fileIds.has(s.id)).map((s) => s.position);
+      const taken = siblingPositions(store, table, parent)
+        .filter((s) => !fileIds.has(s.id))
+        .map((s) => s.position);
       let next = taken.length === 0 ? 0 : Math.max(...taken) + 1;
       for (const i of indexes) {
         const r = records[i]!;
@@ -211,7 +364,10 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
       }
       const sorted = [...taken].sort((a, b) => a - b);
       if (sorted.some((p, k) => p !== k)) {
-        problem(`${collection}[${indexes[0]}].position`, `positions under ${table.parent.replace('_id', '')} ${JSON.stringify(parent)} must be 0..${sorted.length - 1} with no gaps or repeats (got ${sorted.join(', ')})`);
+        problem(
+          `${collection}[${indexes[0]}].position`,
+          `positions under ${table.parent.replace('_id', '')} ${JSON.stringify(parent)} must be 0..${sorted.length - 1} with no gaps or repeats (got ${sorted.join(', ')})`,
+        );
       }
     }
     return result;
@@ -222,7 +378,8 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   const assignmentPos = place(d.assignments, 'assignments', { table: 'assignments', parent: 'module_id' }, (r) => r.moduleId);
   d.assignments.forEach((a, i) => {
     const positions = a.instructions.map((b, k) => b.position ?? k).sort((x, y) => x - y);
-    if (positions.some((p, k) => p !== k)) problem(`assignments[${i}].instructions`, `block positions must be 0..${positions.length - 1} with no gaps or repeats`);
+    if (positions.some((p, k) => p !== k))
+      problem(`assignments[${i}].instructions`, `block positions must be 0..${positions.length - 1} with no gaps or repeats`);
   });
 
   if (problems.length > 0) {
@@ -232,8 +389,18 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';
   const write = <V>(table: Table<V>, value: V, how: 'insert' | 'upsert' = mode) => insertRecord(store, table, value, how);
-  const block = (b: (typeof d.blocks)[number] | (typeof d.assignments)[number]['instructions'][number], where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>): BlockRecord => ({
-    id: b.id, ...where, origin: b.origin, aiState: b.aiState, provenance: b.provenance, previous: b.previous, updatedAt: b.updatedAt ?? now, ...blockContentOf(b),
+  const block = (
+    b: (typeof d.blocks)[number] | (typeof d.assignments)[number]['instructions'][number],
+    where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>,
+  ): BlockRecord => ({
+    id: b.id,
+    ...where,
+    origin: b.origin,
+    aiState: b.aiState,
+    provenance: b.provenance,
+    previous: b.previous,
+    updatedAt: b.updatedAt ?? now,
+    ...blockContentOf(b),
   });
   store.tx(() => {
     for (const u of d.users) write(USERS, u);
@@ -268,16 +435,32 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     d.tokens.forEach((t, i) => {
       const { token, tokenSha256, ...rest } = t;
       write(TOKENS, {
-        ...rest, id: t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`, tokenSha256: tokenSha256 ?? sha256Hex(token!), createdAt: t.createdAt ?? now,
+        ...rest,
+        id: t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`,
+        tokenSha256: tokenSha256 ?? sha256Hex(token!),
+        createdAt: t.createdAt ?? now,
       });
     });
   });
 
   return {
-    users: d.users.length, tokens: d.tokens.length, courses: d.courses.length, enrollments: d.enrollments.length, modules: d.modules.length,
-    lessons: d.lessons.length, blocks: d.blocks.length, assignments: d.assignments.length, submissions: d.submissions.length,
-    gradebookSetups: d.gradebookSetups.length, finalGrades: d.finalGrades.length, rubrics: d.rubrics.length, findings: d.findings.length,
-    attestations: d.attestations.length, templates: d.templates.length, certificates: d.certificates.length, reportingLines: d.reportingLines.length,
+    users: d.users.length,
+    tokens: d.tokens.length,
+    courses: d.courses.length,
+    enrollments: d.enrollments.length,
+    modules: d.modules.length,
+    lessons: d.lessons.length,
+    blocks: d.blocks.length,
+    assignments: d.assignments.length,
+    submissions: d.submissions.length,
+    gradebookSetups: d.gradebookSetups.length,
+    finalGrades: d.finalGrades.length,
+    rubrics: d.rubrics.length,
+    findings: d.findings.length,
+    attestations: d.attestations.length,
+    templates: d.templates.length,
+    certificates: d.certificates.length,
+    reportingLines: d.reportingLines.length,
   };
 }
 
@@ -297,15 +480,25 @@ export function readEverything(store: Store): Record<string, unknown> {
     users: allRecords(store, USERS),
     // A dump keeps the hash, never a secret, in this field order.
     tokens: allRecords(store, TOKENS).map((t) => ({
-      id: t.id, tokenSha256: t.tokenSha256, userId: t.userId, scopes: t.scopes, name: t.name, createdAt: t.createdAt, expiresAt: t.expiresAt,
-      revokedAt: t.revokedAt, lastUsedAt: t.lastUsedAt,
+      id: t.id,
+      tokenSha256: t.tokenSha256,
+      userId: t.userId,
+      scopes: t.scopes,
+      name: t.name,
+      createdAt: t.createdAt,
+      expiresAt: t.expiresAt,
+      revokedAt: t.revokedAt,
+      lastUsedAt: t.lastUsedAt,
     })),
     courses: allRecords(store, COURSES),
     enrollments: allRecords(store, ENROLLMENTS),
     modules: allRecords(store, MODULES),
     lessons: allRecords(store, LESSONS),
     blocks: lessonBlocks.map(blockView),
-    assignments: allRecords(store, ASSIGNMENTS).map((a) => ({ ...a, instructions: (instructions.get(a.id) ?? []).sort((x, y) => x.position - y.position).map(blockView) })),
+    assignments: allRecords(store, ASSIGNMENTS).map((a) => ({
+      ...a,
+      instructions: (instructions.get(a.id) ?? []).sort((x, y) => x.position - y.position).map(blockView),
+    })),
     submissions: allRecords(store, SUBMISSIONS),
     gradebookSetups: allRecords(store, GRADEBOOK_SETUPS),
     finalGrades: allRecords(store, FINAL_GRADES),

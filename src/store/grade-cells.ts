@@ -53,7 +53,13 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
     // the course's submissions beats one query per student.
     const bulk = missing.length > 500 && missing.length * 2 > studentIds.length;
-    const folded = bulk ? recordsFromSubmissions(slotIds, missing.map((si) => studentIds[si]!), courseSubmissions(store, courseId)) : null;
+    const folded = bulk
+      ? recordsFromSubmissions(
+          slotIds,
+          missing.map((si) => studentIds[si]!),
+          courseSubmissions(store, courseId),
+        )
+      : null;
     missing.forEach((si, m) => {
       const studentId = studentIds[si]!;
       const data = folded ? packCell(folded, m * slotIds.length, slotNumbers) : packCell(foldStudent(store, courseId, studentId, slotIds), 0, slotNumbers);

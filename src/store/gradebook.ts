@@ -5,8 +5,8 @@
 import { computeSetupChecks } from '../domain/grading/checks.js';
 import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
 import { AppError } from '../errors.js';
-import type { Store } from './db.js';
 import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } from '../schemas/gradebook.js';
+import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
 import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, type Row } from './tables.js';
 
@@ -46,9 +46,7 @@ export function* courseSubmissions(store: Store, courseId: string, studentId?: s
   const sql = `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
      FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE a.course_id = ?`;
   const rows = (
-    studentId === undefined
-      ? store.stmt(sql).raw(true).iterate(courseId)
-      : store.stmt(`${sql} AND s.student_id = ?`).raw(true).iterate(courseId, studentId)
+    studentId === undefined ? store.stmt(sql).raw(true).iterate(courseId) : store.stmt(`${sql} AND s.student_id = ?`).raw(true).iterate(courseId, studentId)
   ) as IterableIterator<[string, string, number, string, number | null, string | null]>;
   const out: GradeSubmission = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null, releasedAt: null };
   for (const r of rows) {
@@ -80,5 +78,7 @@ export function appendFinalGradeHistory(store: Store, h: FinalGradeHistoryValue)
 }
 
 export function finalGradeHistory(store: Store, courseId: string, studentId: string): FinalGradeHistoryValue[] {
-  return (store.stmt('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq').all(courseId, studentId) as Row[]).map(FINAL_GRADE_HISTORY.fromRow);
+  return (store.stmt('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq').all(courseId, studentId) as Row[]).map(
+    FINAL_GRADE_HISTORY.fromRow,
+  );
 }

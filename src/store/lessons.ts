@@ -1,6 +1,6 @@
+import type { LessonValue } from '../schemas/content.js';
 import type { Store } from './db.js';
 import { moveTo, openSlot } from './positions.js';
-import type { LessonValue } from '../schemas/content.js';
 import { insertRecord, LESSONS, type Row, updateRecord } from './tables.js';
 
 const SIBLINGS = { table: 'lessons', parent: 'module_id' } as const;

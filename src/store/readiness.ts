@@ -1,9 +1,9 @@
 /** Reads and writes behind readiness: a course's whole content in bulk, rubrics, findings, attestations. */
-import type { AssignmentValue, LessonValue, StoredBlockValue } from '../schemas/content.js';
-import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
+
 import { assertPublishable, computeReadiness, DEFAULT_RUBRIC, type ReadinessReport, type Rubric } from '../domain/readiness/index.js';
 import { AppError, notFound } from '../errors.js';
-import type { CourseValue } from '../schemas/content.js';
+import type { AssignmentValue, CourseValue, LessonValue, StoredBlockValue } from '../schemas/content.js';
+import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
 import { getCourse, listModules } from './courses.js';
 import type { Store } from './db.js';
 import { openSetupChecks } from './gradebook.js';
@@ -16,7 +16,11 @@ export interface CourseContent {
 }
 
 export function courseContent(store: Store, courseId: string): CourseContent {
-  const lessons = (store.stmt('SELECT l.* FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.course_id = ? ORDER BY m.position, l.position, l.id').all(courseId) as Row[]).map(LESSONS.fromRow);
+  const lessons = (
+    store
+      .stmt('SELECT l.* FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.course_id = ? ORDER BY m.position, l.position, l.id')
+      .all(courseId) as Row[]
+  ).map(LESSONS.fromRow);
   const blocks = (
     store.stmt('SELECT b.* FROM blocks b JOIN lessons l ON l.id = b.lesson_id WHERE l.course_id = ? ORDER BY b.lesson_id, b.position').all(courseId) as Row[]
   ).map((r) => blockView(BLOCKS.fromRow(r)));
@@ -30,7 +34,9 @@ export function courseContent(store: Store, courseId: string): CourseContent {
     byAssignment.set(r.assignment_id as string, list);
   }
   const assignments = (
-    store.stmt('SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ORDER BY m.position, a.position, a.id').all(courseId) as Row[]
+    store
+      .stmt('SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ORDER BY m.position, a.position, a.id')
+      .all(courseId) as Row[]
   ).map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: byAssignment.get(r.id as string) ?? [] }));
   return { lessons, blocks, assignments };
 }
@@ -62,7 +68,9 @@ export function putFinding(store: Store, f: FindingValue): void {
 }
 
 export function listAttestations(store: Store, courseId: string, rubricId: string): AttestationValue[] {
-  return (store.stmt('SELECT * FROM attestations WHERE course_id = ? AND rubric_id = ? ORDER BY item_id').all(courseId, rubricId) as Row[]).map(ATTESTATIONS.fromRow);
+  return (store.stmt('SELECT * FROM attestations WHERE course_id = ? AND rubric_id = ? ORDER BY item_id').all(courseId, rubricId) as Row[]).map(
+    ATTESTATIONS.fromRow,
+  );
 }
 
 export function putAttestation(store: Store, a: AttestationValue): void {

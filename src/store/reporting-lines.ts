@@ -1,5 +1,5 @@
-import type { Store } from './db.js';
 import type { ReportingLineValue } from '../schemas/people.js';
+import type { Store } from './db.js';
 import { insertRecord, REPORTING_LINES, type Row } from './tables.js';
 
 export function listReportingLines(store: Store, involving?: string): ReportingLineValue[] {

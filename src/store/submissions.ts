@@ -1,5 +1,5 @@
-import type { Store } from './db.js';
 import type { GradeValue, SubmissionValue } from '../schemas/content.js';
+import type { Store } from './db.js';
 import { insertRecord, type Row, SUBMISSIONS } from './tables.js';
 
 export function getSubmission(store: Store, id: string): SubmissionValue | null {
@@ -16,7 +16,11 @@ export function listSubmissions(store: Store, assignmentId: string, studentId?: 
 }
 
 export function lastAttempt(store: Store, assignmentId: string, studentId: string): number {
-  return (store.stmt('SELECT COALESCE(MAX(attempt), 0) AS n FROM submissions WHERE assignment_id = ? AND student_id = ?').get(assignmentId, studentId) as { n: number }).n;
+  return (
+    store.stmt('SELECT COALESCE(MAX(attempt), 0) AS n FROM submissions WHERE assignment_id = ? AND student_id = ?').get(assignmentId, studentId) as {
+      n: number;
+    }
+  ).n;
 }
 
 export function insertSubmission(store: Store, s: SubmissionValue): SubmissionValue {
@@ -24,5 +28,7 @@ export function insertSubmission(store: Store, s: SubmissionValue): SubmissionVa
 }
 
 export function writeGrade(store: Store, id: string, state: SubmissionValue['state'], grade: GradeValue): void {
-  store.stmt('UPDATE submissions SET state = ?, grade = ?, score = ?, released_at = ? WHERE id = ?').run(state, JSON.stringify(grade), grade.score, grade.releasedAt, id);
+  store
+    .stmt('UPDATE submissions SET state = ?, grade = ?, score = ?, released_at = ? WHERE id = ?')
+    .run(state, JSON.stringify(grade), grade.score, grade.releasedAt, id);
 }

@@ -48,28 +48,75 @@ export const TOKENS = table<TokenRecord>({
   key: ['id'],
   columns: ['id', 'user_id', 'token_sha256', 'name', 'scopes', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'],
   toRow: (t) => ({
-    id: t.id, user_id: t.userId, token_sha256: t.tokenSha256, name: t.name, scopes: JSON.stringify(t.scopes), created_at: t.createdAt,
-    expires_at: t.expiresAt, revoked_at: t.revokedAt, last_used_at: t.lastUsedAt,
+    id: t.id,
+    user_id: t.userId,
+    token_sha256: t.tokenSha256,
+    name: t.name,
+    scopes: JSON.stringify(t.scopes),
+    created_at: t.createdAt,
+    expires_at: t.expiresAt,
+    revoked_at: t.revokedAt,
+    last_used_at: t.lastUsedAt,
   }),
   fromRow: (r) => ({
-    id: str(r.id), userId: str(r.user_id), name: str(r.name), scopes: json(r.scopes, []), createdAt: str(r.created_at),
-    expiresAt: nstr(r.expires_at), revokedAt: nstr(r.revoked_at), lastUsedAt: nstr(r.last_used_at), tokenSha256: str(r.token_sha256),
+    id: str(r.id),
+    userId: str(r.user_id),
+    name: str(r.name),
+    scopes: json(r.scopes, []),
+    createdAt: str(r.created_at),
+    expiresAt: nstr(r.expires_at),
+    revokedAt: nstr(r.revoked_at),
+    lastUsedAt: nstr(r.last_used_at),
+    tokenSha256: str(r.token_sha256),
   }),
 });
 
 export const COURSES = table<CourseValue>({
   name: 'courses',
   key: ['id'],
-  columns: ['id', 'title', 'description', 'status', 'published_at', 'objectives', 'rubric_id', 'template_id', 'access_floor', 'tutor_lesson', 'tutor_assignment', 'created_at', 'updated_at'],
+  columns: [
+    'id',
+    'title',
+    'description',
+    'status',
+    'published_at',
+    'objectives',
+    'rubric_id',
+    'template_id',
+    'access_floor',
+    'tutor_lesson',
+    'tutor_assignment',
+    'created_at',
+    'updated_at',
+  ],
   toRow: (c) => ({
-    id: c.id, title: c.title, description: c.description, status: c.status, published_at: c.publishedAt, objectives: JSON.stringify(c.objectives),
-    rubric_id: c.rubricId, template_id: c.templateId, access_floor: c.accessFloor, tutor_lesson: c.tutorDefaults.lesson,
-    tutor_assignment: c.tutorDefaults.assignment, created_at: c.createdAt, updated_at: c.updatedAt,
+    id: c.id,
+    title: c.title,
+    description: c.description,
+    status: c.status,
+    published_at: c.publishedAt,
+    objectives: JSON.stringify(c.objectives),
+    rubric_id: c.rubricId,
+    template_id: c.templateId,
+    access_floor: c.accessFloor,
+    tutor_lesson: c.tutorDefaults.lesson,
+    tutor_assignment: c.tutorDefaults.assignment,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
   }),
   fromRow: (r) => ({
-    id: str(r.id), title: str(r.title), description: str(r.description), status: str(r.status), publishedAt: nstr(r.published_at),
-    objectives: json(r.objectives, []), rubricId: str(r.rubric_id), templateId: nstr(r.template_id), accessFloor: nnum(r.access_floor),
-    tutorDefaults: { lesson: str(r.tutor_lesson), assignment: str(r.tutor_assignment) }, createdAt: str(r.created_at), updatedAt: str(r.updated_at),
+    id: str(r.id),
+    title: str(r.title),
+    description: str(r.description),
+    status: str(r.status),
+    publishedAt: nstr(r.published_at),
+    objectives: json(r.objectives, []),
+    rubricId: str(r.rubric_id),
+    templateId: nstr(r.template_id),
+    accessFloor: nnum(r.access_floor),
+    tutorDefaults: { lesson: str(r.tutor_lesson), assignment: str(r.tutor_assignment) },
+    createdAt: str(r.created_at),
+    updatedAt: str(r.updated_at),
   }),
 });
 
@@ -86,7 +133,14 @@ export const MODULES = table<ModuleValue>({
   key: ['id'],
   columns: ['id', 'course_id', 'title', 'objective', 'position', 'status'],
   toRow: (m) => ({ id: m.id, course_id: m.courseId, title: m.title, objective: m.objective, position: m.position, status: m.status }),
-  fromRow: (r) => ({ id: str(r.id), courseId: str(r.course_id), title: str(r.title), objective: str(r.objective), position: num(r.position), status: str(r.status) }),
+  fromRow: (r) => ({
+    id: str(r.id),
+    courseId: str(r.course_id),
+    title: str(r.title),
+    objective: str(r.objective),
+    position: num(r.position),
+    status: str(r.status),
+  }),
 });
 
 export const LESSONS = table<LessonValue>({
@@ -94,11 +148,24 @@ export const LESSONS = table<LessonValue>({
   key: ['id'],
   columns: ['id', 'module_id', 'course_id', 'title', 'minutes', 'position', 'status', 'published_at'],
   toRow: (l) => ({
-    id: l.id, module_id: l.moduleId, course_id: l.courseId, title: l.title, minutes: l.minutes, position: l.position, status: l.status, published_at: l.publishedAt,
+    id: l.id,
+    module_id: l.moduleId,
+    course_id: l.courseId,
+    title: l.title,
+    minutes: l.minutes,
+    position: l.position,
+    status: l.status,
+    published_at: l.publishedAt,
   }),
   fromRow: (r) => ({
-    id: str(r.id), moduleId: str(r.module_id), courseId: str(r.course_id), title: str(r.title), minutes: num(r.minutes), position: num(r.position),
-    status: str(r.status), publishedAt: nstr(r.published_at),
+    id: str(r.id),
+    moduleId: str(r.module_id),
+    courseId: str(r.course_id),
+    title: str(r.title),
+    minutes: num(r.minutes),
+    position: num(r.position),
+    status: str(r.status),
+    publishedAt: nstr(r.published_at),
   }),
 });
 
@@ -118,15 +185,32 @@ export const BLOCKS = table<BlockRecord>({
   toRow: (b) => {
     const { type, ...fields } = blockContentOf(b);
     return {
-      id: b.id, lesson_id: b.lessonId, assignment_id: b.assignmentId, position: b.position, type, content: JSON.stringify(fields), origin: b.origin,
-      ai_state: b.aiState, provenance: jsonText(b.provenance), previous: jsonText(b.previous), updated_at: b.updatedAt,
+      id: b.id,
+      lesson_id: b.lessonId,
+      assignment_id: b.assignmentId,
+      position: b.position,
+      type,
+      content: JSON.stringify(fields),
+      origin: b.origin,
+      ai_state: b.aiState,
+      provenance: jsonText(b.provenance),
+      previous: jsonText(b.previous),
+      updated_at: b.updatedAt,
     };
   },
   // Meta fields then the content fields, in that order (the API's and the dump's bytes).
   fromRow: (r) => ({
-    id: str(r.id), lessonId: nstr(r.lesson_id), position: num(r.position), origin: str(r.origin), aiState: nstr(r.ai_state),
-    provenance: json(r.provenance, null), previous: json(r.previous, null), updatedAt: str(r.updated_at),
-    ...json<Record<string, unknown>>(r.content, {}), type: str(r.type), assignmentId: nstr(r.assignment_id),
+    id: str(r.id),
+    lessonId: nstr(r.lesson_id),
+    position: num(r.position),
+    origin: str(r.origin),
+    aiState: nstr(r.ai_state),
+    provenance: json(r.provenance, null),
+    previous: json(r.previous, null),
+    updatedAt: str(r.updated_at),
+    ...json<Record<string, unknown>>(r.content, {}),
+    type: str(r.type),
+    assignmentId: nstr(r.assignment_id),
   }),
 });
 
@@ -141,13 +225,32 @@ export const ASSIGNMENTS = table<AssignmentRowValue>({
   key: ['id'],
   columns: ['id', 'module_id', 'course_id', 'title', 'position', 'status', 'published_at', 'due_at', 'points', 'submission_type', 'category_id', 'rubric'],
   toRow: (a) => ({
-    id: a.id, module_id: a.moduleId, course_id: a.courseId, title: a.title, position: a.position, status: a.status, published_at: a.publishedAt,
-    due_at: a.dueAt, points: a.points, submission_type: a.submissionType, category_id: a.categoryId, rubric: JSON.stringify(a.rubric),
+    id: a.id,
+    module_id: a.moduleId,
+    course_id: a.courseId,
+    title: a.title,
+    position: a.position,
+    status: a.status,
+    published_at: a.publishedAt,
+    due_at: a.dueAt,
+    points: a.points,
+    submission_type: a.submissionType,
+    category_id: a.categoryId,
+    rubric: JSON.stringify(a.rubric),
   }),
   fromRow: (r) => ({
-    id: str(r.id), moduleId: str(r.module_id), courseId: str(r.course_id), title: str(r.title), position: num(r.position), status: str(r.status),
-    publishedAt: nstr(r.published_at), dueAt: nstr(r.due_at), points: num(r.points), submissionType: str(r.submission_type),
-    categoryId: nstr(r.category_id), rubric: json(r.rubric, []),
+    id: str(r.id),
+    moduleId: str(r.module_id),
+    courseId: str(r.course_id),
+    title: str(r.title),
+    position: num(r.position),
+    status: str(r.status),
+    publishedAt: nstr(r.published_at),
+    dueAt: nstr(r.due_at),
+    points: num(r.points),
+    submissionType: str(r.submission_type),
+    categoryId: nstr(r.category_id),
+    rubric: json(r.rubric, []),
   }),
 });
 
@@ -157,12 +260,30 @@ export const SUBMISSIONS = table<SubmissionValue>({
   columns: ['id', 'assignment_id', 'student_id', 'attempt', 'state', 'text', 'file_id', 'link', 'submitted_at', 'grade', 'score', 'released_at'],
   // score and released_at mirror the grade document so gradebook reads never parse JSON.
   toRow: (s) => ({
-    id: s.id, assignment_id: s.assignmentId, student_id: s.studentId, attempt: s.attempt, state: s.state, text: s.text, file_id: s.fileId,
-    link: s.link, submitted_at: s.submittedAt, grade: jsonText(s.grade), score: s.grade?.score ?? null, released_at: s.grade?.releasedAt ?? null,
+    id: s.id,
+    assignment_id: s.assignmentId,
+    student_id: s.studentId,
+    attempt: s.attempt,
+    state: s.state,
+    text: s.text,
+    file_id: s.fileId,
+    link: s.link,
+    submitted_at: s.submittedAt,
+    grade: jsonText(s.grade),
+    score: s.grade?.score ?? null,
+    released_at: s.grade?.releasedAt ?? null,
   }),
   fromRow: (r) => ({
-    id: str(r.id), assignmentId: str(r.assignment_id), studentId: str(r.student_id), attempt: num(r.attempt), state: str(r.state),
-    text: nstr(r.text), fileId: nstr(r.file_id), link: nstr(r.link), submittedAt: str(r.submitted_at), grade: json(r.grade, null),
+    id: str(r.id),
+    assignmentId: str(r.assignment_id),
+    studentId: str(r.student_id),
+    attempt: num(r.attempt),
+    state: str(r.state),
+    text: nstr(r.text),
+    fileId: nstr(r.file_id),
+    link: nstr(r.link),
+    submittedAt: str(r.submitted_at),
+    grade: json(r.grade, null),
   }),
 });
 
@@ -179,12 +300,24 @@ export const FINAL_GRADES = table<FinalGradeValue>({
   key: ['course_id', 'student_id'],
   columns: ['course_id', 'student_id', 'letter', 'percent', 'reason', 'version', 'updated_by', 'updated_at'],
   toRow: (f) => ({
-    course_id: f.courseId, student_id: f.studentId, letter: f.letter, percent: f.percent, reason: f.reason, version: f.version,
-    updated_by: f.updatedBy, updated_at: f.updatedAt,
+    course_id: f.courseId,
+    student_id: f.studentId,
+    letter: f.letter,
+    percent: f.percent,
+    reason: f.reason,
+    version: f.version,
+    updated_by: f.updatedBy,
+    updated_at: f.updatedAt,
   }),
   fromRow: (r) => ({
-    courseId: str(r.course_id), studentId: str(r.student_id), letter: nstr(r.letter), percent: nnum(r.percent), reason: str(r.reason),
-    version: num(r.version), updatedBy: str(r.updated_by), updatedAt: str(r.updated_at),
+    courseId: str(r.course_id),
+    studentId: str(r.student_id),
+    letter: nstr(r.letter),
+    percent: nnum(r.percent),
+    reason: str(r.reason),
+    version: num(r.version),
+    updatedBy: str(r.updated_by),
+    updatedAt: str(r.updated_at),
   }),
 });
 
@@ -194,12 +327,28 @@ export const FINAL_GRADE_HISTORY = table<FinalGradeHistoryValue>({
   key: ['seq'],
   columns: ['course_id', 'student_id', 'version', 'old_letter', 'old_percent', 'new_letter', 'new_percent', 'reason', 'by', 'at'],
   toRow: (h) => ({
-    course_id: h.courseId, student_id: h.studentId, version: h.version, old_letter: h.oldLetter, old_percent: h.oldPercent,
-    new_letter: h.newLetter, new_percent: h.newPercent, reason: h.reason, by: h.by, at: h.at,
+    course_id: h.courseId,
+    student_id: h.studentId,
+    version: h.version,
+    old_letter: h.oldLetter,
+    old_percent: h.oldPercent,
+    new_letter: h.newLetter,
+    new_percent: h.newPercent,
+    reason: h.reason,
+    by: h.by,
+    at: h.at,
   }),
   fromRow: (r) => ({
-    courseId: str(r.course_id), studentId: str(r.student_id), version: num(r.version), oldLetter: nstr(r.old_letter), oldPercent: nnum(r.old_percent),
-    newLetter: nstr(r.new_letter), newPercent: nnum(r.new_percent), reason: str(r.reason), by: str(r.by), at: str(r.at),
+    courseId: str(r.course_id),
+    studentId: str(r.student_id),
+    version: num(r.version),
+    oldLetter: nstr(r.old_letter),
+    oldPercent: nnum(r.old_percent),
+    newLetter: nstr(r.new_letter),
+    newPercent: nnum(r.new_percent),
+    reason: str(r.reason),
+    by: str(r.by),
+    at: str(r.at),
   }),
 });
 
@@ -216,12 +365,27 @@ export const FINDINGS = table<FindingValue>({
   key: ['course_id', 'item_id'],
   columns: ['course_id', 'item_id', 'verdict', 'evidence', 'suggestion', 'provenance', 'state', 'reviewed_by', 'reviewed_at', 'reviewed_by_name'],
   toRow: (f) => ({
-    course_id: f.courseId, item_id: f.itemId, verdict: f.verdict, evidence: f.evidence, suggestion: f.suggestion, provenance: jsonText(f.provenance),
-    state: f.state, reviewed_by: f.reviewedBy, reviewed_at: f.reviewedAt, reviewed_by_name: f.reviewedByName,
+    course_id: f.courseId,
+    item_id: f.itemId,
+    verdict: f.verdict,
+    evidence: f.evidence,
+    suggestion: f.suggestion,
+    provenance: jsonText(f.provenance),
+    state: f.state,
+    reviewed_by: f.reviewedBy,
+    reviewed_at: f.reviewedAt,
+    reviewed_by_name: f.reviewedByName,
   }),
   fromRow: (r) => ({
-    courseId: str(r.course_id), itemId: str(r.item_id), verdict: str(r.verdict), evidence: str(r.evidence), suggestion: str(r.suggestion),
-    provenance: json(r.provenance, null), state: str(r.state), reviewedBy: nstr(r.reviewed_by), reviewedAt: nstr(r.reviewed_at),
+    courseId: str(r.course_id),
+    itemId: str(r.item_id),
+    verdict: str(r.verdict),
+    evidence: str(r.evidence),
+    suggestion: str(r.suggestion),
+    provenance: json(r.provenance, null),
+    state: str(r.state),
+    reviewedBy: nstr(r.reviewed_by),
+    reviewedAt: nstr(r.reviewed_at),
     reviewedByName: nstr(r.reviewed_by_name),
   }),
 });
@@ -232,8 +396,14 @@ export const ATTESTATIONS = table<AttestationValue>({
   columns: ['course_id', 'rubric_id', 'item_id', 'status', 'by', 'by_name', 'note', 'at'],
   toRow: (a) => ({ course_id: a.courseId, rubric_id: a.rubricId, item_id: a.itemId, status: a.status, by: a.by, by_name: a.byName, note: a.note, at: a.at }),
   fromRow: (r) => ({
-    courseId: str(r.course_id), itemId: str(r.item_id), rubricId: str(r.rubric_id), status: 'attested', by: str(r.by), byName: str(r.by_name),
-    note: str(r.note), at: str(r.at),
+    courseId: str(r.course_id),
+    itemId: str(r.item_id),
+    rubricId: str(r.rubric_id),
+    status: 'attested',
+    by: str(r.by),
+    byName: str(r.by_name),
+    note: str(r.note),
+    at: str(r.at),
   }),
 });
 
@@ -242,13 +412,27 @@ export const TEMPLATES = table<TemplateValue>({
   key: ['id'],
   columns: ['id', 'name', 'description', 'owner', 'modules', 'tutor_lesson', 'tutor_assignment', 'access_floor', 'updated_by', 'updated_at'],
   toRow: (t) => ({
-    id: t.id, name: t.name, description: t.description, owner: JSON.stringify(t.owner), modules: JSON.stringify(t.modules), tutor_lesson: t.tutorDefaults.lesson,
-    tutor_assignment: t.tutorDefaults.assignment, access_floor: t.accessFloor, updated_by: t.updatedBy, updated_at: t.updatedAt,
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    owner: JSON.stringify(t.owner),
+    modules: JSON.stringify(t.modules),
+    tutor_lesson: t.tutorDefaults.lesson,
+    tutor_assignment: t.tutorDefaults.assignment,
+    access_floor: t.accessFloor,
+    updated_by: t.updatedBy,
+    updated_at: t.updatedAt,
   }),
   fromRow: (r) => ({
-    id: str(r.id), name: str(r.name), description: str(r.description), owner: json(r.owner, { kind: 'institution' as const }), modules: json(r.modules, []),
-    tutorDefaults: { lesson: str(r.tutor_lesson), assignment: str(r.tutor_assignment) }, accessFloor: num(r.access_floor),
-    updatedBy: str(r.updated_by), updatedAt: str(r.updated_at),
+    id: str(r.id),
+    name: str(r.name),
+    description: str(r.description),
+    owner: json(r.owner, { kind: 'institution' as const }),
+    modules: json(r.modules, []),
+    tutorDefaults: { lesson: str(r.tutor_lesson), assignment: str(r.tutor_assignment) },
+    accessFloor: num(r.access_floor),
+    updatedBy: str(r.updated_by),
+    updatedAt: str(r.updated_at),
   }),
 });
 
@@ -257,12 +441,29 @@ export const CERTIFICATES = table<CertificateValue>({
   key: ['id'],
   columns: ['id', 'code', 'user_id', 'learner_name', 'course_id', 'course_title', 'issued_at', 'basis', 'replaces', 'replaced_by', 'replace_reason'],
   toRow: (c) => ({
-    id: c.id, code: c.code, user_id: c.userId, learner_name: c.learnerName, course_id: c.courseId, course_title: c.courseTitle, issued_at: c.issuedAt,
-    basis: c.basis, replaces: c.replaces, replaced_by: c.replacedBy, replace_reason: c.replaceReason,
+    id: c.id,
+    code: c.code,
+    user_id: c.userId,
+    learner_name: c.learnerName,
+    course_id: c.courseId,
+    course_title: c.courseTitle,
+    issued_at: c.issuedAt,
+    basis: c.basis,
+    replaces: c.replaces,
+    replaced_by: c.replacedBy,
+    replace_reason: c.replaceReason,
   }),
   fromRow: (r) => ({
-    id: str(r.id), code: str(r.code), userId: str(r.user_id), learnerName: str(r.learner_name), courseId: str(r.course_id),
-    courseTitle: str(r.course_title), issuedAt: str(r.issued_at), basis: str(r.basis), replaces: nstr(r.replaces), replacedBy: nstr(r.replaced_by),
+    id: str(r.id),
+    code: str(r.code),
+    userId: str(r.user_id),
+    learnerName: str(r.learner_name),
+    courseId: str(r.course_id),
+    courseTitle: str(r.course_title),
+    issuedAt: str(r.issued_at),
+    basis: str(r.basis),
+    replaces: nstr(r.replaces),
+    replacedBy: nstr(r.replaced_by),
     replaceReason: nstr(r.replace_reason),
   }),
 });
@@ -285,7 +486,10 @@ export function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'inse
   const row = t.toRow(value);
   const cols = t.columns;
   const placeholders = cols.map(() => '?').join(', ');
-  const update = cols.filter((c) => !t.key.includes(c)).map((c) => `${c} = excluded.${c}`).join(', ');
+  const update = cols
+    .filter((c) => !t.key.includes(c))
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
   const sql =
     mode === 'upsert' && update
       ? `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders}) ON CONFLICT(${t.key.join(', ')}) DO UPDATE SET ${update}`
@@ -298,7 +502,9 @@ export function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'inse
 export function updateRecord<V>(store: Store, t: Table<V>, value: V): V {
   const row = t.toRow(value);
   const set = t.columns.filter((c) => !t.key.includes(c));
-  store.stmt(`UPDATE ${t.name} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`).run(...set.map((c) => row[c]), ...t.key.map((k) => row[k]));
+  store
+    .stmt(`UPDATE ${t.name} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`)
+    .run(...set.map((c) => row[c]), ...t.key.map((k) => row[k]));
   return value;
 }
 

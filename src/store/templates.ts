@@ -1,5 +1,5 @@
-import type { Store } from './db.js';
 import type { TemplateValue } from '../schemas/templates.js';
+import type { Store } from './db.js';
 import { insertRecord, type Row, TEMPLATES } from './tables.js';
 
 export function getTemplate(store: Store, id: string): TemplateValue | null {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Store } from './db.js';
 import type { ApiTokenValue } from '../schemas/people.js';
+import type { Store } from './db.js';
 import { insertRecord, type Row, TOKENS } from './tables.js';
 
 /** A token as the API shows it: never its hash. */

@@ -1,7 +1,7 @@
-import type { Store } from './db.js';
-import type { EnrollmentValue, UserValue } from '../schemas/people.js';
 import { compareText } from '../domain/compare.js';
-import { ENROLLMENTS, insertRecord, type Row, updateRecord, USERS } from './tables.js';
+import type { EnrollmentValue, UserValue } from '../schemas/people.js';
+import type { Store } from './db.js';
+import { ENROLLMENTS, insertRecord, type Row, USERS, updateRecord } from './tables.js';
 
 export function getUser(store: Store, id: string): UserValue | null {
   const row = store.stmt('SELECT * FROM users WHERE id = ?').get(id) as Row | undefined;

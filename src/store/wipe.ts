@@ -2,9 +2,26 @@ import type { Store } from './db.js';
 
 /** Children before parents, so foreign keys hold at every step. */
 const TABLES = [
-  'grade_cells', 'grade_slots',
-  'final_grade_history', 'final_grades', 'gradebook_setups', 'findings', 'attestations', 'submissions', 'blocks', 'assignments',
-  'lessons', 'modules', 'enrollments', 'certificates', 'reporting_lines', 'tokens', 'templates', 'rubrics', 'courses', 'users',
+  'grade_cells',
+  'grade_slots',
+  'final_grade_history',
+  'final_grades',
+  'gradebook_setups',
+  'findings',
+  'attestations',
+  'submissions',
+  'blocks',
+  'assignments',
+  'lessons',
+  'modules',
+  'enrollments',
+  'certificates',
+  'reporting_lines',
+  'tokens',
+  'templates',
+  'rubrics',
+  'courses',
+  'users',
 ];
 
 /** Delete every record (the schema stays): the first half of serve's reset. */

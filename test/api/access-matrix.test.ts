@@ -5,7 +5,7 @@
  * scope but it is forbidden wherever the caller could otherwise act.
  */
 import { describe, expect, it } from 'vitest';
-import { POLICIES, type OperationId } from '../../src/api/policies.js';
+import { type OperationId, POLICIES } from '../../src/api/policies.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/index.js';
 import { SCOPES } from '../../src/schemas/people.js';
 import { makeService } from '../helpers/app.js';
@@ -31,11 +31,21 @@ const BY_RULE: Record<string, Expect[]> = {
   'token:owner': ['ok', 'ok', 404, 404, 404, 401],
 };
 
-const setup = { ...defaultGradebookSetup('c1', '2026-11-01T00:00:00.000Z', 'admin'), dismissedChecks: [{ code: 'item-no-category' as const, target: 'a1', by: 'inst', at: '2026-11-01T00:00:00.000Z' }] };
-const RUBRIC = { id: 'mini', name: 'Mini', attribution: 'x', standards: [{ standardId: 's', number: '1', title: 'T', items: [{ itemId: 'i', number: '1.1', text: 'T', kind: 'human', essential: false }] }] };
+const setup = {
+  ...defaultGradebookSetup('c1', '2026-11-01T00:00:00.000Z', 'admin'),
+  dismissedChecks: [{ code: 'item-no-category' as const, target: 'a1', by: 'inst', at: '2026-11-01T00:00:00.000Z' }],
+};
+const RUBRIC = {
+  id: 'mini',
+  name: 'Mini',
+  attribution: 'x',
+  standards: [{ standardId: 's', number: '1', title: 'T', items: [{ itemId: 'i', number: '1.1', text: 'T', kind: 'human', essential: false }] }],
+};
 
 /** A request that succeeds for a caller the rules allow. */
-const REQUESTS: Partial<Record<OperationId, { method: string; path: string; body?: unknown; conflictOk?: boolean; overrides?: Partial<Record<Role, Expect>> }>> = {
+const REQUESTS: Partial<
+  Record<OperationId, { method: string; path: string; body?: unknown; conflictOk?: boolean; overrides?: Partial<Record<Role, Expect>> }>
+> = {
   health: { method: 'GET', path: '/health' },
   openapi: { method: 'GET', path: '/openapi.json' },
   // Without serve --allow-reset the route answers not-found even to admins.
@@ -126,13 +136,18 @@ const REQUESTS: Partial<Record<OperationId, { method: string; path: string; body
 const NOT_IN_MATRIX = new Set<string>(['openapi', 'reset']);
 
 function service(role: Role, scope: string | null) {
-  const tokens = role === 'none' ? [] : [
-    { id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] as never },
-    ...(scope ? [
-      { token: `only-${role}`, userId: role, scopes: [scope] as never },
-      { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') as never },
-    ] : []),
-  ];
+  const tokens =
+    role === 'none'
+      ? []
+      : [
+          { id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] as never },
+          ...(scope
+            ? [
+                { token: `only-${role}`, userId: role, scopes: [scope] as never },
+                { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') as never },
+              ]
+            : []),
+        ];
   return makeService({
     tokens: role === 'inst' ? tokens : tokens.filter((t) => t.userId !== 'inst' || t.id === 'tk_inst'),
     lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5, status: 'published' }],
@@ -142,8 +157,22 @@ function service(role: Role, scope: string | null) {
     gradebookSetups: [setup as never],
     findings: [{ courseId: 'c1', itemId: '2.2', verdict: 'met', evidence: 'e' }],
     attestations: [{ courseId: 'c1', itemId: '5.1', rubricId: 'course-essentials', by: 'inst', byName: 'I', note: '', at: '2026-11-01T00:00:00Z' }],
-    templates: [{ id: 'tpl1', name: 'T' }, { id: 'own', name: 'Own', owner: { kind: 'user', userId: 'inst' } }],
-    certificates: [{ id: 'cert1', code: 'AAAA-BBBB-CCCC', userId: 'stu1', learnerName: 'S', courseId: 'c1', courseTitle: 'C', issuedAt: '2026-11-01T00:00:00Z', basis: 'completed' }],
+    templates: [
+      { id: 'tpl1', name: 'T' },
+      { id: 'own', name: 'Own', owner: { kind: 'user', userId: 'inst' } },
+    ],
+    certificates: [
+      {
+        id: 'cert1',
+        code: 'AAAA-BBBB-CCCC',
+        userId: 'stu1',
+        learnerName: 'S',
+        courseId: 'c1',
+        courseTitle: 'C',
+        issuedAt: '2026-11-01T00:00:00Z',
+        basis: 'completed',
+      },
+    ],
     reportingLines: [{ managerId: 'inst', reportId: 'stu1' }],
   });
 }
@@ -154,7 +183,11 @@ async function send(role: Role, token: string | null, req: { method: string; pat
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await svc.app.request(`http://t/api/v1${req.path}`, { method: req.method, headers, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}) });
+    const res = await svc.app.request(`http://t/api/v1${req.path}`, {
+      method: req.method,
+      headers,
+      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+    });
     return { status: res.status, text: await res.text() };
   } finally {
     svc.close();
@@ -167,7 +200,9 @@ describe('access matrix', () => {
   it('every registered route has a POLICIES row, and every row a route', () => {
     const svc = makeService();
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
-    const registered = new Set(Object.values(doc.paths ?? {}).flatMap((p) => Object.values(p as Record<string, { operationId?: string }>).map((o) => o.operationId)));
+    const registered = new Set(
+      Object.values(doc.paths ?? {}).flatMap((p) => Object.values(p as Record<string, { operationId?: string }>).map((o) => o.operationId)),
+    );
     for (const id of registered) expect(ops).toContain(id);
     const missing = ops.filter((id) => !registered.has(id) && !NOT_IN_MATRIX.has(id));
     expect(missing).toEqual([]);
@@ -196,7 +231,9 @@ describe('access matrix', () => {
           const only = await send(role, `only-${role}`, req, policy.scope);
           const without = await send(role, `without-${role}`, req, policy.scope);
           if (want === 'ok') {
-            expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(only.status);
+            expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(
+              only.status,
+            );
             expect(without.status, `${label} [without ${policy.scope}]`).toBe(403);
           } else {
             // A 404 from visibility comes before the scope check; reset's 404 comes from its handler, after it.

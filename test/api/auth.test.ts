@@ -34,12 +34,16 @@ describe('API tokens', () => {
     svc = makeService();
     const readOnly = (await svc.call('POST', '/tokens', { name: 'ro', scopes: ['gradebook:read'] }, 'inst')).body.token;
     const denied = await svc.app.request('http://t/api/v1/courses/c1/gradebook/setup/dismiss', {
-      method: 'POST', headers: { authorization: `Bearer ${readOnly}`, 'content-type': 'application/json' }, body: JSON.stringify({ code: 'late-no-cap', target: 'late' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${readOnly}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'late-no-cap', target: 'late' }),
     });
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { error: { code: string } }).error.code).toBe('forbidden');
     const escalate = await svc.app.request('http://t/api/v1/tokens', {
-      method: 'POST', headers: { authorization: `Bearer ${readOnly}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'more', scopes: ['*'] }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${readOnly}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'more', scopes: ['*'] }),
     });
     expect(escalate.status).toBe(403);
     expect((await svc.call('POST', '/tokens', { name: 'x', scopes: ['*'], userId: 'stu1' }, 'inst')).status).toBe(403);
@@ -79,7 +83,10 @@ describe('access JWTs', () => {
   const SECRET = 'a-test-secret-that-is-long-enough-for-hs256';
   const key = new TextEncoder().encode(SECRET);
   const sign = (claims: Record<string, unknown>, opts: { alg?: string; exp?: number; iss?: string; aud?: string; secret?: Uint8Array } = {}) => {
-    let jwt = new SignJWT(claims).setProtectedHeader({ alg: opts.alg ?? 'HS256' }).setSubject(String(claims.sub ?? 'inst')).setIssuedAt(Date.parse('2026-11-22T08:00:00Z') / 1000);
+    let jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: opts.alg ?? 'HS256' })
+      .setSubject(String(claims.sub ?? 'inst'))
+      .setIssuedAt(Date.parse('2026-11-22T08:00:00Z') / 1000);
     if (opts.exp !== undefined) jwt = jwt.setExpirationTime(opts.exp);
     if (opts.iss) jwt = jwt.setIssuer(opts.iss);
     if (opts.aud) jwt = jwt.setAudience(opts.aud);
@@ -119,11 +126,23 @@ describe('access JWTs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-jwks-'));
     const rs = await generateKeyPair('RS256');
     const es = await generateKeyPair('ES256');
-    const jwks = { keys: [{ ...(await exportJWK(rs.publicKey)), kid: 'rs', alg: 'RS256' }, { ...(await exportJWK(es.publicKey)), kid: 'es', alg: 'ES256' }] };
+    const jwks = {
+      keys: [
+        { ...(await exportJWK(rs.publicKey)), kid: 'rs', alg: 'RS256' },
+        { ...(await exportJWK(es.publicKey)), kid: 'es', alg: 'ES256' },
+      ],
+    };
     writeFileSync(join(dir, 'jwks.json'), JSON.stringify(jwks));
     const app = await appWith({ jwks: join(dir, 'jwks.json') });
-    for (const [alg, kid, k] of [['RS256', 'rs', rs.privateKey], ['ES256', 'es', es.privateKey]] as const) {
-      const jwt = await new SignJWT({ scope: '*' }).setProtectedHeader({ alg, kid }).setSubject('rev').setExpirationTime(NOW_S + 60).sign(k);
+    for (const [alg, kid, k] of [
+      ['RS256', 'rs', rs.privateKey],
+      ['ES256', 'es', es.privateKey],
+    ] as const) {
+      const jwt = await new SignJWT({ scope: '*' })
+        .setProtectedHeader({ alg, kid })
+        .setSubject('rev')
+        .setExpirationTime(NOW_S + 60)
+        .sign(k);
       expect((await get(app, '/me', jwt)).status).toBe(200);
     }
     const hs = await sign({ sub: 'rev', scope: '*' }, { exp: NOW_S + 60 });
@@ -172,12 +191,17 @@ describe('rate limiting and logs', () => {
 describe('CORS and remote JWKS', () => {
   it('--cors allows the configured origin only', async () => {
     svc = makeService(undefined, { cors: 'https://app.example' });
-    const pre = await svc.app.request('http://t/api/v1/courses', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const pre = await svc.app.request('http://t/api/v1/courses', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     const other = await svc.app.request('http://t/api/v1/health', { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
     const none = makeService();
-    expect((await none.app.request('http://t/api/v1/health', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await none.app.request('http://t/api/v1/health', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin'),
+    ).toBeNull();
     none.close();
   });
 
@@ -191,7 +215,11 @@ describe('CORS and remote JWKS', () => {
     try {
       svc = makeService();
       const app = createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) });
-      const jwt = await new SignJWT({ scope: '*' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('inst').setExpirationTime(Date.parse('2026-11-22T09:00:00Z') / 1000).sign(privateKey);
+      const jwt = await new SignJWT({ scope: '*' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setSubject('inst')
+        .setExpirationTime(Date.parse('2026-11-22T09:00:00Z') / 1000)
+        .sign(privateKey);
       expect((await get(app, '/me', jwt)).status).toBe(200);
     } finally {
       server.close();

@@ -5,12 +5,41 @@ let svc: TestService;
 afterEach(() => svc?.close());
 
 const RUBRIC = [
-  { id: 'acc', title: 'Accuracy', levels: [{ id: 'full', title: 'Full', points: 6 }, { id: 'half', title: 'Half', points: 3 }] },
-  { id: 'clar', title: 'Clarity', levels: [{ id: 'full', title: 'Full', points: 4 }, { id: 'none', title: 'None', points: 0 }] },
+  {
+    id: 'acc',
+    title: 'Accuracy',
+    levels: [
+      { id: 'full', title: 'Full', points: 6 },
+      { id: 'half', title: 'Half', points: 3 },
+    ],
+  },
+  {
+    id: 'clar',
+    title: 'Clarity',
+    levels: [
+      { id: 'full', title: 'Full', points: 4 },
+      { id: 'none', title: 'None', points: 0 },
+    ],
+  },
 ];
 
 async function assignment(over: Record<string, unknown> = {}) {
-  const res = await svc.call('POST', '/modules/m1/assignments', { title: 'Essay', points: 10, dueAt: '2026-12-01T17:00:00+01:00', rubric: RUBRIC, instructions: [{ type: 'heading', level: 2, text: 'Task' }, { type: 'paragraph', text: 'Write 500 words.' }], ...over }, 'inst');
+  const res = await svc.call(
+    'POST',
+    '/modules/m1/assignments',
+    {
+      title: 'Essay',
+      points: 10,
+      dueAt: '2026-12-01T17:00:00+01:00',
+      rubric: RUBRIC,
+      instructions: [
+        { type: 'heading', level: 2, text: 'Task' },
+        { type: 'paragraph', text: 'Write 500 words.' },
+      ],
+      ...over,
+    },
+    'inst',
+  );
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -60,7 +89,11 @@ describe('lessons', () => {
     const ids = [];
     for (const t of ['A', 'B', 'C']) ids.push((await svc.call('POST', '/modules/m1/lessons', { title: t, minutes: 5 })).body.id);
     await svc.call('PATCH', `/lessons/${ids[2]}`, { position: 0 });
-    expect((await svc.call('GET', '/modules/m1/lessons')).body.map((l: { title: string; position: number }) => `${l.position}${l.title}`)).toEqual(['0C', '1A', '2B']);
+    expect((await svc.call('GET', '/modules/m1/lessons')).body.map((l: { title: string; position: number }) => `${l.position}${l.title}`)).toEqual([
+      '0C',
+      '1A',
+      '2B',
+    ]);
     expect((await svc.call('PATCH', `/lessons/${ids[0]}`, { position: 3 })).status).toBe(400);
     expect((await svc.call('PATCH', `/lessons/${ids[0]}`, { position: 9007199254740992 })).status).toBe(400);
   });
@@ -87,22 +120,49 @@ describe('blocks', () => {
     svc = makeService();
     const lesson = (await svc.call('POST', '/modules/m1/lessons', { title: 'L', minutes: 5 })).body;
     const variants = [
-      { type: 'heading', level: 1, text: 'Title' }, { type: 'paragraph', text: 'Para' }, { type: 'list', items: ['a', 'b'] },
-      { type: 'image', url: 'pic.png', alt: 'A pic' }, { type: 'video', url: 'https://v.example/1' }, { type: 'link', url: 'https://x.example', text: 'X site' },
-      { type: 'code', text: 'x = 1' }, { type: 'quote', text: 'Q' }, { type: 'callout', tone: 'info', text: 'Note' },
-      { type: 'embed', url: 'https://e.example', title: 'E' }, { type: 'divider' },
+      { type: 'heading', level: 1, text: 'Title' },
+      { type: 'paragraph', text: 'Para' },
+      { type: 'list', items: ['a', 'b'] },
+      { type: 'image', url: 'pic.png', alt: 'A pic' },
+      { type: 'video', url: 'https://v.example/1' },
+      { type: 'link', url: 'https://x.example', text: 'X site' },
+      { type: 'code', text: 'x = 1' },
+      { type: 'quote', text: 'Q' },
+      { type: 'callout', tone: 'info', text: 'Note' },
+      { type: 'embed', url: 'https://e.example', title: 'E' },
+      { type: 'divider' },
     ];
     for (const v of variants) expect((await svc.call('POST', `/lessons/${lesson.id}/blocks`, v, 'inst')).status).toBe(201);
     const list = (await svc.call('GET', `/lessons/${lesson.id}/blocks`)).body;
     expect(list.map((b: { type: string }) => b.type)).toEqual(variants.map((v) => v.type));
     expect(list.map((b: { position: number }) => b.position)).toEqual([...Array(11).keys()]);
-    expect(list[2]).toMatchObject({ type: 'list', ordered: false, items: ['a', 'b'], origin: 'human', aiState: null, provenance: null, previous: null, lessonId: lesson.id });
+    expect(list[2]).toMatchObject({
+      type: 'list',
+      ordered: false,
+      items: ['a', 'b'],
+      origin: 'human',
+      aiState: null,
+      provenance: null,
+      previous: null,
+      lessonId: lesson.id,
+    });
     expect(list[3]).toMatchObject({ alt: 'A pic', decorative: false });
     expect(list[4]).toMatchObject({ captions: null, durationSeconds: null });
     await svc.call('POST', `/blocks/${list[10].id}/move`, { position: 0 });
     await svc.call('DELETE', `/blocks/${list[5].id}`);
     const after = (await svc.call('GET', `/lessons/${lesson.id}/blocks`)).body;
-    expect(after.map((b: { type: string }) => b.type)).toEqual(['divider', 'heading', 'paragraph', 'list', 'image', 'video', 'code', 'quote', 'callout', 'embed']);
+    expect(after.map((b: { type: string }) => b.type)).toEqual([
+      'divider',
+      'heading',
+      'paragraph',
+      'list',
+      'image',
+      'video',
+      'code',
+      'quote',
+      'callout',
+      'embed',
+    ]);
     expect(after.map((b: { position: number }) => b.position)).toEqual([...Array(10).keys()]);
   });
 
@@ -128,7 +188,9 @@ describe('blocks', () => {
   it('rejecting an AI rewrite restores the previous content', async () => {
     svc = makeService({
       lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5 }],
-      blocks: [{ id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI rewrite', origin: 'ai', aiState: 'draft', previous: { type: 'paragraph', text: 'Original' } }],
+      blocks: [
+        { id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI rewrite', origin: 'ai', aiState: 'draft', previous: { type: 'paragraph', text: 'Original' } },
+      ],
     });
     const res = await svc.call('POST', '/blocks/b1/review', { decision: 'reject' }, 'inst');
     expect(res.body).toMatchObject({ text: 'Original', aiState: 'rejected', previous: null });
@@ -139,8 +201,19 @@ describe('assignments', () => {
   it('creates a draft with instructions; timestamps normalise to UTC', async () => {
     svc = makeService();
     const a = await assignment();
-    expect(a).toMatchObject({ status: 'draft', courseId: 'c1', dueAt: '2026-12-01T16:00:00.000Z', points: 10, submissionType: 'text', categoryId: null, position: 0 });
-    expect(a.instructions.map((b: { type: string; lessonId: null; position: number }) => [b.type, b.lessonId, b.position])).toEqual([['heading', null, 0], ['paragraph', null, 1]]);
+    expect(a).toMatchObject({
+      status: 'draft',
+      courseId: 'c1',
+      dueAt: '2026-12-01T16:00:00.000Z',
+      points: 10,
+      submissionType: 'text',
+      categoryId: null,
+      position: 0,
+    });
+    expect(a.instructions.map((b: { type: string; lessonId: null; position: number }) => [b.type, b.lessonId, b.position])).toEqual([
+      ['heading', null, 0],
+      ['paragraph', null, 1],
+    ]);
   });
 
   it('PATCH changes only the given fields; dueAt null clears; rubric replaces', async () => {
@@ -155,15 +228,27 @@ describe('assignments', () => {
 
   it('instructions replace: identity kept by id, unchanged blocks keep AI state, changed ones become human edits, others removed', async () => {
     svc = makeService({
-      assignments: [{
-        id: 'a1', moduleId: 'm1', title: 'A', points: 10, instructions: [
-          { id: 'i1', type: 'paragraph', text: 'keep me', origin: 'ai', aiState: 'accepted' },
-          { id: 'i2', type: 'paragraph', text: 'change me' },
-          { id: 'i3', type: 'paragraph', text: 'drop me' },
-        ],
-      }],
+      assignments: [
+        {
+          id: 'a1',
+          moduleId: 'm1',
+          title: 'A',
+          points: 10,
+          instructions: [
+            { id: 'i1', type: 'paragraph', text: 'keep me', origin: 'ai', aiState: 'accepted' },
+            { id: 'i2', type: 'paragraph', text: 'change me' },
+            { id: 'i3', type: 'paragraph', text: 'drop me' },
+          ],
+        },
+      ],
     });
-    const res = await svc.call('PATCH', '/assignments/a1', { instructions: [{ type: 'heading', level: 2, text: 'New' }, { id: 'i2', type: 'paragraph', text: 'changed' }, { id: 'i1', type: 'paragraph', text: 'keep me' }] });
+    const res = await svc.call('PATCH', '/assignments/a1', {
+      instructions: [
+        { type: 'heading', level: 2, text: 'New' },
+        { id: 'i2', type: 'paragraph', text: 'changed' },
+        { id: 'i1', type: 'paragraph', text: 'keep me' },
+      ],
+    });
     expect(res.status).toBe(200);
     const [fresh, i2, i1] = res.body.instructions;
     expect(fresh).toMatchObject({ type: 'heading', position: 0, origin: 'human' });
@@ -188,7 +273,15 @@ describe('assignments', () => {
     [{ position: -1 }, 'position'],
     [{ dueAt: 'next tuesday' }, 'dueAt'],
     [{ rubric: [{ id: 'x', title: 'X', levels: [{ id: 'l', title: 'L', points: -1 }] }] }, 'rubric[0].levels[0].points'],
-    [{ rubric: [{ id: 'x', title: 'X', levels: [{ id: 'l', title: 'L', points: 1 }] }, { id: 'x', title: 'Y', levels: [{ id: 'l', title: 'L', points: 1 }] }] }, 'rubric[1].id'],
+    [
+      {
+        rubric: [
+          { id: 'x', title: 'X', levels: [{ id: 'l', title: 'L', points: 1 }] },
+          { id: 'x', title: 'Y', levels: [{ id: 'l', title: 'L', points: 1 }] },
+        ],
+      },
+      'rubric[1].id',
+    ],
     [{ categoryId: 'nope' }, 'categoryId'],
     [{ status: 'published' }, 'status'],
   ])('invalid PATCH %j -> 400 naming %s', async (body, path) => {
@@ -231,7 +324,16 @@ describe('submissions', () => {
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const first = await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'draft one' }, 'stu1');
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ attempt: 1, state: 'submitted', text: 'draft one', fileId: null, link: null, studentId: 'stu1', submittedAt: '2026-11-22T08:30:00.000Z', grade: null });
+    expect(first.body).toMatchObject({
+      attempt: 1,
+      state: 'submitted',
+      text: 'draft one',
+      fileId: null,
+      link: null,
+      studentId: 'stu1',
+      submittedAt: '2026-11-22T08:30:00.000Z',
+      grade: null,
+    });
     expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'two' }, 'stu1')).body.attempt).toBe(2);
     expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'x' }, 'stu2')).body.attempt).toBe(1);
 
@@ -247,7 +349,9 @@ describe('submissions', () => {
     svc = makeService();
     const a = await assignment({ submissionType: 'link' });
     await svc.call('POST', `/assignments/${a.id}/publish`);
-    expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { link: 'javascript:alert(1)' }, 'stu1')).body.error.details).toEqual([{ path: 'link', message: 'must be an http or https URL' }]);
+    expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { link: 'javascript:alert(1)' }, 'stu1')).body.error.details).toEqual([
+      { path: 'link', message: 'must be an http or https URL' },
+    ]);
     expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { link: 'https://doc.example/x' }, 'stu1')).status).toBe(201);
   });
 
@@ -257,7 +361,9 @@ describe('submissions', () => {
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const mine = (await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'a' }, 'stu1')).body;
     await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'b' }, 'stu2');
-    expect((await svc.call('GET', `/assignments/${a.id}/submissions`, undefined, 'stu1')).body.map((s: { studentId: string }) => s.studentId)).toEqual(['stu1']);
+    expect((await svc.call('GET', `/assignments/${a.id}/submissions`, undefined, 'stu1')).body.map((s: { studentId: string }) => s.studentId)).toEqual([
+      'stu1',
+    ]);
     expect((await svc.call('GET', `/assignments/${a.id}/submissions`, undefined, 'inst')).body).toHaveLength(2);
     expect((await svc.call('GET', `/assignments/${a.id}/submissions`, undefined, 'rev')).status).toBe(403);
     expect((await svc.call('GET', `/submissions/${mine.id}`, undefined, 'stu2')).status).toBe(404);
@@ -269,9 +375,32 @@ describe('submissions', () => {
     const a = await assignment();
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const sub = (await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'a' }, 'stu1')).body;
-    const graded = await svc.call('PUT', `/submissions/${sub.id}/grade`, { criteria: [{ criterionId: 'acc', levelId: 'half', comment: 'ok' }, { criterionId: 'clar', levelId: 'full' }], feedback: 'Good' }, 'inst');
+    const graded = await svc.call(
+      'PUT',
+      `/submissions/${sub.id}/grade`,
+      {
+        criteria: [
+          { criterionId: 'acc', levelId: 'half', comment: 'ok' },
+          { criterionId: 'clar', levelId: 'full' },
+        ],
+        feedback: 'Good',
+      },
+      'inst',
+    );
     expect(graded.status).toBe(200);
-    expect(graded.body).toMatchObject({ state: 'graded', grade: { score: 7, feedback: 'Good', gradedBy: 'inst', releasedAt: null, criteria: [{ criterionId: 'acc', levelId: 'half', points: 3, comment: 'ok' }, { criterionId: 'clar', levelId: 'full', points: 4, comment: '' }] } });
+    expect(graded.body).toMatchObject({
+      state: 'graded',
+      grade: {
+        score: 7,
+        feedback: 'Good',
+        gradedBy: 'inst',
+        releasedAt: null,
+        criteria: [
+          { criterionId: 'acc', levelId: 'half', points: 3, comment: 'ok' },
+          { criterionId: 'clar', levelId: 'full', points: 4, comment: '' },
+        ],
+      },
+    });
     const explicit = await svc.call('PUT', `/submissions/${sub.id}/grade`, { score: 8.5, criteria: [{ criterionId: 'acc', levelId: 'full' }] }, 'inst');
     expect(explicit.body.grade.score).toBe(8.5);
     const released = await svc.call('POST', `/submissions/${sub.id}/release`, undefined, 'inst');
@@ -281,7 +410,15 @@ describe('submissions', () => {
   it.each([
     [{ criteria: [{ criterionId: 'nope', levelId: 'full' }] }, 'criteria[0].criterionId'],
     [{ criteria: [{ criterionId: 'acc', levelId: 'nope' }] }, 'criteria[0].levelId'],
-    [{ criteria: [{ criterionId: 'acc', levelId: 'full' }, { criterionId: 'acc', levelId: 'half' }] }, 'criteria[1].criterionId'],
+    [
+      {
+        criteria: [
+          { criterionId: 'acc', levelId: 'full' },
+          { criterionId: 'acc', levelId: 'half' },
+        ],
+      },
+      'criteria[1].criterionId',
+    ],
     [{ score: -1 }, 'score'],
     [{ feedback: 'only words' }, 'score'],
   ])('invalid grade %j -> 400 naming %s', async (body, path) => {

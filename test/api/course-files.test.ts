@@ -11,8 +11,24 @@ const FILE = {
     {
       title: 'First',
       objective: 'Start.',
-      lessons: [{ title: 'Hello', minutes: 10, blocks: [{ type: 'heading', level: 1, text: 'Hello' }, { type: 'paragraph', text: 'Welcome.' }] }],
-      assignments: [{ title: 'Intro quiz', points: 5, rubric: [{ id: 'c', title: 'C', levels: [{ id: 'l', title: 'L', points: 5 }] }], instructions: [{ type: 'paragraph', text: 'Answer.' }] }],
+      lessons: [
+        {
+          title: 'Hello',
+          minutes: 10,
+          blocks: [
+            { type: 'heading', level: 1, text: 'Hello' },
+            { type: 'paragraph', text: 'Welcome.' },
+          ],
+        },
+      ],
+      assignments: [
+        {
+          title: 'Intro quiz',
+          points: 5,
+          rubric: [{ id: 'c', title: 'C', levels: [{ id: 'l', title: 'L', points: 5 }] }],
+          instructions: [{ type: 'paragraph', text: 'Answer.' }],
+        },
+      ],
     },
     { title: 'Second', lessons: [{ title: 'More', minutes: 20 }] },
   ],
@@ -48,7 +64,9 @@ describe('course files', () => {
     const res = await svc.call('POST', '/courses/import', bad);
     expect(res.status).toBe(400);
     const paths = res.body.error.details.map((d: { path: string }) => d.path);
-    expect(paths).toEqual(expect.arrayContaining(['modules[1].lessons[0].minutes', 'modules[0].assignments[0].points', 'modules[0].lessons[0].blocks[0].level']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['modules[1].lessons[0].minutes', 'modules[0].assignments[0].points', 'modules[0].lessons[0].blocks[0].level']),
+    );
     expect((await svc.call('GET', '/courses')).body).toHaveLength(1);
   });
 

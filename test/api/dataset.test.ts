@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dumpDataset, importDataset } from '../../src/store/dataset.js';
 import { AppError } from '../../src/errors.js';
 import { fixedClock } from '../../src/runtime/clock.js';
+import { dumpDataset, importDataset } from '../../src/store/dataset.js';
 import { openStore } from '../../src/store/db.js';
 import { sha256Hex } from '../../src/store/tokens.js';
 
@@ -35,7 +35,12 @@ describe('dataset import', () => {
 
   it('hashes plain fixture tokens; only the SHA-256 is stored', () => {
     const store = openStore(':memory:');
-    importDataset(store, clock, { coursebook: 1, users: [{ id: 'u', name: 'U' }], tokens: [{ token: 'plain-secret', userId: 'u', scopes: ['*'] }] }, { replace: false });
+    importDataset(
+      store,
+      clock,
+      { coursebook: 1, users: [{ id: 'u', name: 'U' }], tokens: [{ token: 'plain-secret', userId: 'u', scopes: ['*'] }] },
+      { replace: false },
+    );
     const rows = store.db.prepare('SELECT * FROM tokens').all() as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_sha256).toBe(sha256Hex('plain-secret'));
@@ -90,7 +95,12 @@ describe('dataset import', () => {
   it('an unknown top-level key or record field is invalid and names itself', () => {
     const store = openStore(':memory:');
     const err = importError(store, { coursebook: 1, widgets: [], users: [{ id: 'u', name: 'U', colour: 'red' }] });
-    expect(err.details).toEqual(expect.arrayContaining([{ path: 'widgets', message: 'unknown field' }, { path: 'users[0].colour', message: 'unknown field' }]));
+    expect(err.details).toEqual(
+      expect.arrayContaining([
+        { path: 'widgets', message: 'unknown field' },
+        { path: 'users[0].colour', message: 'unknown field' },
+      ]),
+    );
   });
 
   it('dump -> import into a new store -> dump gives the same bytes', () => {

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { z } from '@hono/zod-openapi';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { defineOperation } from '../../src/api/define.js';
 import { ERROR_TABLE } from '../../src/errors.js';
@@ -54,7 +54,11 @@ describe('error envelope', () => {
 
   it('the body limit is configurable (--max-body)', async () => {
     svc = makeService(undefined, { maxBody: 100 });
-    const res = await raw(svc, '/courses', { method: 'POST', body: JSON.stringify({ title: 'x'.repeat(120) }), headers: { 'content-type': 'application/json' } });
+    const res = await raw(svc, '/courses', {
+      method: 'POST',
+      body: JSON.stringify({ title: 'x'.repeat(120) }),
+      headers: { 'content-type': 'application/json' },
+    });
     await expectEnvelope(res, 'too-large', 413);
   });
 
@@ -139,7 +143,9 @@ describe('health and openapi', () => {
     const res = await svc.call('GET', '/openapi.json', undefined, null);
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/v1/health', '/api/v1/courses', '/api/v1/courses/{courseId}', '/api/v1/modules/{moduleId}']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/health', '/api/v1/courses', '/api/v1/courses/{courseId}', '/api/v1/modules/{moduleId}']),
+    );
     expect(res.body.paths['/api/v1/courses'].post.operationId).toBe('createCourse');
     expect(res.body.paths['/api/v1/courses'].post.security).toEqual([{ bearerAuth: [] }]);
     expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

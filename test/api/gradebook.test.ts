@@ -5,13 +5,29 @@ let svc: TestService;
 afterEach(() => svc?.close());
 
 const SCHEME = {
-  id: 'std', name: 'Standard',
-  bands: [['A', 93], ['A-', 90], ['B+', 87], ['B', 83], ['B-', 80], ['C+', 77], ['C', 73], ['C-', 70], ['D+', 67], ['D', 63], ['D-', 60], ['F', 0]].map(([letter, min]) => ({ letter, min })),
-  rounding: { decimals: 1, mode: 'half-up' }, letterFrom: 'rounded',
+  id: 'std',
+  name: 'Standard',
+  bands: [
+    ['A', 93],
+    ['A-', 90],
+    ['B+', 87],
+    ['B', 83],
+    ['B-', 80],
+    ['C+', 77],
+    ['C', 73],
+    ['C-', 70],
+    ['D+', 67],
+    ['D', 63],
+    ['D-', 60],
+    ['F', 0],
+  ].map(([letter, min]) => ({ letter, min })),
+  rounding: { decimals: 1, mode: 'half-up' },
+  letterFrom: 'rounded',
 };
 
-export const setup = (over: Record<string, unknown> = {}) => ({
-  courseId: 'c1', mode: 'weighted',
+const setup = (over: Record<string, unknown> = {}) => ({
+  courseId: 'c1',
+  mode: 'weighted',
   categories: [
     { id: 'q', courseId: 'c1', name: 'Quizzes', position: 0, weight: 40, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
     { id: 'e', courseId: 'c1', name: 'Essays', position: 1, weight: 60, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
@@ -19,8 +35,15 @@ export const setup = (over: Record<string, unknown> = {}) => ({
   late: { enabled: false, percentPerPeriod: 0, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },
   missing: { treatAs: 'zero-after-due', droppable: false },
   extraCredit: { categoryCapPercent: null, courseCapPoints: null },
-  scheme: SCHEME, emptyCategory: 'share-weight', studentNotes: [], dismissedChecks: [],
-  source: { kind: 'manual', designSessionId: null }, version: 1, rulesVersion: 1, updatedBy: 'x', updatedAt: 'x',
+  scheme: SCHEME,
+  emptyCategory: 'share-weight',
+  studentNotes: [],
+  dismissedChecks: [],
+  source: { kind: 'manual', designSessionId: null },
+  version: 1,
+  rulesVersion: 1,
+  updatedBy: 'x',
+  updatedAt: 'x',
   ...over,
 });
 
@@ -49,13 +72,19 @@ describe('gradebook setup', () => {
     const res = await svc.call('GET', `/courses/${created.body.id}/gradebook/setup`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      courseId: created.body.id, mode: 'points', categories: [], version: 1, rulesVersion: 1,
+      courseId: created.body.id,
+      mode: 'points',
+      categories: [],
+      version: 1,
+      rulesVersion: 1,
       late: { enabled: false, percentPerPeriod: 0, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },
       missing: { treatAs: 'exclude-until-graded', droppable: false },
       extraCredit: { categoryCapPercent: null, courseCapPoints: null },
       source: { kind: 'manual', designSessionId: null },
     });
-    expect(res.body.scheme.bands.map((b: { letter: string; min: number }) => `${b.letter}${b.min}`).join(' ')).toBe('A93 A-90 B+87 B83 B-80 C+77 C73 C-70 D+67 D63 D-60 F0');
+    expect(res.body.scheme.bands.map((b: { letter: string; min: number }) => `${b.letter}${b.min}`).join(' ')).toBe(
+      'A93 A-90 B+87 B83 B-80 C+77 C73 C-70 D+67 D63 D-60 F0',
+    );
   });
 
   it('replace bumps the version and sets updatedBy/updatedAt itself', async () => {
@@ -80,11 +109,13 @@ describe('gradebook setup', () => {
     s.colour = 'red';
     const res = await svc.call('PUT', '/courses/c1/gradebook/setup', s);
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual(expect.arrayContaining([
-      { path: 'late.bonus', message: 'unknown field' },
-      { path: 'categories[0].drop.extra', message: 'unknown field' },
-      { path: 'colour', message: 'unknown field' },
-    ]));
+    expect(res.body.error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'late.bonus', message: 'unknown field' },
+        { path: 'categories[0].drop.extra', message: 'unknown field' },
+        { path: 'colour', message: 'unknown field' },
+      ]),
+    );
   });
 
   it('checks limits: weight over 100, graceMinutes over 525600, 101 categories, keepAtLeast 0', async () => {
@@ -97,8 +128,20 @@ describe('gradebook setup', () => {
     expect(res.status).toBe(400);
     const paths = res.body.error.details.map((d: { path: string }) => d.path);
     expect(paths).toEqual(expect.arrayContaining(['categories[0].weight', 'late.graceMinutes', 'categories[1].drop.keepAtLeast']));
-    const many = setup({ categories: Array.from({ length: 101 }, (_, i) => ({ id: `k${i}`, courseId: 'c1', name: 'K', position: i, weight: 1, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true })) });
-    expect((await svc.call('PUT', '/courses/c1/gradebook/setup', many)).body.error.details).toEqual([{ path: 'categories', message: 'must have at most 100 items' }]);
+    const many = setup({
+      categories: Array.from({ length: 101 }, (_, i) => ({
+        id: `k${i}`,
+        courseId: 'c1',
+        name: 'K',
+        position: i,
+        weight: 1,
+        drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+        lateApplies: true,
+      })),
+    });
+    expect((await svc.call('PUT', '/courses/c1/gradebook/setup', many)).body.error.details).toEqual([
+      { path: 'categories', message: 'must have at most 100 items' },
+    ]);
   });
 
   it('courseId must match the path, category courseIds too, and category ids are unique', async () => {
@@ -130,7 +173,11 @@ describe('setup checks and dismissals', () => {
   it('lists firing checks; dismissing bumps the version; dismissing again changes nothing; undo restores', async () => {
     svc = course();
     // weights 40 + 50 = 90: weights-not-100 fires for the course
-    await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ categories: [{ ...(setup().categories as any[])[0] }, { ...(setup().categories as any[])[1], weight: 50 }] }));
+    await svc.call(
+      'PUT',
+      '/courses/c1/gradebook/setup',
+      setup({ categories: [{ ...(setup().categories as any[])[0] }, { ...(setup().categories as any[])[1], weight: 50 }] }),
+    );
     const checks = await svc.call('GET', '/courses/c1/gradebook/setup/checks');
     expect(checks.status).toBe(200);
     expect(checks.body).toContainEqual(expect.objectContaining({ code: 'weights-not-100', target: 'course', dismissed: false }));
@@ -169,7 +216,13 @@ describe('setup checks and dismissals', () => {
   it('more than 200 dismissals is conflict', async () => {
     svc = course();
     const filler = Array.from({ length: 200 }, (_, i) => ({ code: 'category-empty', target: `gone${i}`, by: 'inst', at: '2026-11-01T00:00:00.000Z' }));
-    const s = setup({ dismissedChecks: filler, categories: [...(setup().categories as any[]), { id: 'empty', courseId: 'c1', name: 'Empty', position: 2, weight: 0, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true }] });
+    const s = setup({
+      dismissedChecks: filler,
+      categories: [
+        ...(setup().categories as any[]),
+        { id: 'empty', courseId: 'c1', name: 'Empty', position: 2, weight: 0, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+      ],
+    });
     expect((await svc.call('PUT', '/courses/c1/gradebook/setup', s)).status).toBe(200);
     const res = await svc.call('POST', '/courses/c1/gradebook/setup/dismiss', { code: 'category-empty', target: 'empty' });
     expect(res.status).toBe(409);
@@ -227,7 +280,12 @@ describe('grades and export', () => {
 
   it('an override shows in the export without changing the calculated columns', async () => {
     svc = course();
-    const set = await svc.call('PUT', '/courses/c1/gradebook/students/stu2/final', { reason: 'Medical', expectedVersion: 0, letter: 'D-', percent: null }, 'inst');
+    const set = await svc.call(
+      'PUT',
+      '/courses/c1/gradebook/students/stu2/final',
+      { reason: 'Medical', expectedVersion: 0, letter: 'D-', percent: null },
+      'inst',
+    );
     expect(set.body).toEqual({ ok: true, version: 1 });
     const csv = (await svc.call('GET', '/courses/c1/gradebook/export')).body.csv as string;
     expect(csv.split('\r\n')[3]).toBe('Tess Student,stu2,10,0,,50.0,,50.0,F,,D-,50.0,D-');
@@ -256,7 +314,10 @@ describe("a student's own view", () => {
 describe('final grade overrides', () => {
   it('has a version per student, a conflict for a stale one, and an append-only history', async () => {
     svc = course();
-    expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r1', expectedVersion: 0, letter: 'A' })).body).toEqual({ ok: true, version: 1 });
+    expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r1', expectedVersion: 0, letter: 'A' })).body).toEqual({
+      ok: true,
+      version: 1,
+    });
     const stale = await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r2', expectedVersion: 0, letter: 'B' });
     expect(stale.status).toBe(409);
     expect(stale.body.error.details).toEqual({ currentVersion: 1 });
@@ -286,7 +347,9 @@ describe('final grade overrides', () => {
   it('20 parallel writes with the same expectedVersion: exactly one succeeds', async () => {
     svc = course();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: `writer ${i}`, expectedVersion: 0, percent: 50 + i })),
+      Array.from({ length: 20 }, (_, i) =>
+        svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: `writer ${i}`, expectedVersion: 0, percent: 50 + i }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);

@@ -14,7 +14,14 @@ const BAD_RUBRIC = {
   id: 'bad',
   name: 'Bad rubric',
   attribution: 'Ours',
-  standards: [{ standardId: 's1', number: '1', title: 'Basics', items: [{ itemId: 'b1', number: '1.1', text: 'Checks nothing real', kind: 'automatic', essential: true, check: 'no-such-check' }] }],
+  standards: [
+    {
+      standardId: 's1',
+      number: '1',
+      title: 'Basics',
+      items: [{ itemId: 'b1', number: '1.1', text: 'Checks nothing real', kind: 'automatic', essential: true, check: 'no-such-check' }],
+    },
+  ],
 };
 
 describe('a course names an installed rubric, on every creation and change path', () => {
@@ -41,9 +48,18 @@ describe('a course names an installed rubric, on every creation and change path'
   it('a dataset may name a rubric it brings along, not one that is nowhere', async () => {
     svc = makeService();
     const known = (await svc.call('GET', '/rubrics/course-essentials')).body.standards[0].items[1].check;
-    const rubric = { ...BAD_RUBRIC, id: 'mine', standards: [{ ...BAD_RUBRIC.standards[0]!, items: [{ ...BAD_RUBRIC.standards[0]!.items[0]!, check: known }] }] };
-    expect(() => importDataset(svc.store, svc.clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Two', rubricId: 'missing' }] }, { replace: false })).toThrow(
-      expect.objectContaining({ code: 'invalid', details: [{ path: 'courses[0].rubricId', message: 'no rubric "missing" is installed (see coursebook rubrics list)' }] }),
+    const rubric = {
+      ...BAD_RUBRIC,
+      id: 'mine',
+      standards: [{ ...BAD_RUBRIC.standards[0]!, items: [{ ...BAD_RUBRIC.standards[0]!.items[0]!, check: known }] }],
+    };
+    expect(() =>
+      importDataset(svc.store, svc.clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Two', rubricId: 'missing' }] }, { replace: false }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'invalid',
+        details: [{ path: 'courses[0].rubricId', message: 'no rubric "missing" is installed (see coursebook rubrics list)' }],
+      }),
     );
     importDataset(svc.store, svc.clock, { coursebook: 1, rubrics: [rubric], courses: [{ id: 'c2', title: 'Two', rubricId: 'mine' }] }, { replace: false });
     expect((await svc.call('GET', '/courses/c2/readiness')).body.rubricId).toBe('mine');
@@ -79,13 +95,25 @@ describe('a gradebook setup is sound wherever it comes from', () => {
   it('duplicate category ids are refused by PUT .../setup, by a course file and by a dataset', async () => {
     svc = makeService();
     const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
-    const category = { id: 'hw', courseId: 'c1', name: 'Homework', position: 0, weight: 50, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true };
+    const category = {
+      id: 'hw',
+      courseId: 'c1',
+      name: 'Homework',
+      position: 0,
+      weight: 50,
+      drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+      lateApplies: true,
+    };
     const doubled = { ...setup, categories: [category, { ...category, name: 'Again', position: 1 }] };
     const put = await svc.call('PUT', '/courses/c1/gradebook/setup', doubled);
     expect(put.status).toBe(400);
     expect(put.body.error.details).toEqual([{ path: 'categories[1].id', message: 'duplicate category id "hw"' }]);
 
-    const file = await svc.call('POST', '/courses/import', { coursebookCourse: 1, course: { id: 'c9', title: 'Nine' }, gradebookSetup: { ...doubled, courseId: 'c9' } });
+    const file = await svc.call('POST', '/courses/import', {
+      coursebookCourse: 1,
+      course: { id: 'c9', title: 'Nine' },
+      gradebookSetup: { ...doubled, courseId: 'c9' },
+    });
     expect(file.status).toBe(400);
     expect(file.body.error.details).toEqual([{ path: 'gradebookSetups[0].categories[1].id', message: 'duplicate category id "hw"' }]);
 

@@ -35,7 +35,10 @@ describe('attestation', () => {
     svc = makeService();
     const res = await svc.call('PUT', '/courses/c1/readiness/items/1.3/attestation', { rubricId: 'course-essentials', note: 'Office hours on page 1' }, 'inst');
     expect(res.status).toBe(200);
-    expect(item(res.body, '1.3')).toMatchObject({ status: 'attested', attestation: { status: 'attested', by: 'inst', byName: 'Ivan Instructor', note: 'Office hours on page 1', at: '2026-11-22T08:30:00.000Z' } });
+    expect(item(res.body, '1.3')).toMatchObject({
+      status: 'attested',
+      attestation: { status: 'attested', by: 'inst', byName: 'Ivan Instructor', note: 'Office hours on page 1', at: '2026-11-22T08:30:00.000Z' },
+    });
     const again = await svc.call('PUT', '/courses/c1/readiness/items/1.3/attestation', { rubricId: 'course-essentials', note: 'Updated' }, 'rev');
     expect(item(again.body, '1.3').attestation).toMatchObject({ by: 'rev', note: 'Updated' });
     const withdrawn = await svc.call('DELETE', '/courses/c1/readiness/items/1.3/attestation', undefined, 'inst');
@@ -101,11 +104,20 @@ describe('findings', () => {
 
 describe('rubrics', () => {
   const rubric = {
-    id: 'mini', name: 'Mini rubric', attribution: 'Ours',
-    standards: [{ standardId: 's1', number: '1', title: 'Basics', items: [
-      { itemId: 'm1', number: '1.1', text: 'Description is long enough', kind: 'automatic', essential: true, check: 'description-purpose' },
-      { itemId: 'm2', number: '1.2', text: 'Tone is friendly', kind: 'human', essential: false },
-    ] }],
+    id: 'mini',
+    name: 'Mini rubric',
+    attribution: 'Ours',
+    standards: [
+      {
+        standardId: 's1',
+        number: '1',
+        title: 'Basics',
+        items: [
+          { itemId: 'm1', number: '1.1', text: 'Description is long enough', kind: 'automatic', essential: true, check: 'description-purpose' },
+          { itemId: 'm2', number: '1.2', text: 'Tone is friendly', kind: 'human', essential: false },
+        ],
+      },
+    ],
   };
 
   it('admins import rubrics; a course can switch to one; unknown checks are invalid', async () => {

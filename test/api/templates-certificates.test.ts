@@ -10,7 +10,12 @@ const TEMPLATE = {
   id: 'tpl1',
   name: 'Standard',
   modules: [
-    { key: 'welcome', title: 'Start here', objective: 'Orientation', lessons: [{ key: 'w', title: 'Welcome', minutes: 10, blocks: [{ key: 'h', label: 'Title', content: { type: 'heading', level: 1, text: 'Welcome' } }] }] },
+    {
+      key: 'welcome',
+      title: 'Start here',
+      objective: 'Orientation',
+      lessons: [{ key: 'w', title: 'Welcome', minutes: 10, blocks: [{ key: 'h', label: 'Title', content: { type: 'heading', level: 1, text: 'Welcome' } }] }],
+    },
     { key: 'wrap', title: 'Wrap-up', lessons: [] },
   ],
   accessFloor: 60,
@@ -29,8 +34,24 @@ describe('templates', () => {
   });
 
   it('PATCH: given fields replace; modules replace the list keeping placement by key, new keys start', async () => {
-    svc = makeService({ templates: [{ ...TEMPLATE, modules: [{ ...TEMPLATE.modules[0]!, placement: 'start' }, { ...TEMPLATE.modules[1]!, placement: 'end' }] }] as never });
-    const res = await svc.call('PATCH', '/templates/tpl1', { accessFloor: 75, modules: [{ key: 'wrap', title: 'Wrap-up 2' }, { key: 'new', title: 'New' }] });
+    svc = makeService({
+      templates: [
+        {
+          ...TEMPLATE,
+          modules: [
+            { ...TEMPLATE.modules[0]!, placement: 'start' },
+            { ...TEMPLATE.modules[1]!, placement: 'end' },
+          ],
+        },
+      ] as never,
+    });
+    const res = await svc.call('PATCH', '/templates/tpl1', {
+      accessFloor: 75,
+      modules: [
+        { key: 'wrap', title: 'Wrap-up 2' },
+        { key: 'new', title: 'New' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Standard', accessFloor: 75, updatedAt: '2026-11-22T08:30:00.000Z' });
     expect(res.body.modules.map((m: { key: string; placement: string }) => `${m.key}:${m.placement}`)).toEqual(['wrap:end', 'new:start']);
@@ -38,7 +59,15 @@ describe('templates', () => {
 
   it.each([
     [{ modules: Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, title: 'M' })) }, 'modules'],
-    [{ modules: [{ key: 'a', title: 'A' }, { key: 'a', title: 'B' }] }, 'modules[1].key'],
+    [
+      {
+        modules: [
+          { key: 'a', title: 'A' },
+          { key: 'a', title: 'B' },
+        ],
+      },
+      'modules[1].key',
+    ],
     [{ modules: [{ key: 'a', title: 'A', placement: 'end' }] }, 'modules[0].placement'],
     [{ accessFloor: 101 }, 'accessFloor'],
     [{ name: '' }, 'name'],
@@ -61,7 +90,18 @@ describe('templates', () => {
   });
 
   it('a course made from a template copies modules (start before end), lessons, blocks, tutorDefaults and accessFloor', async () => {
-    svc = makeService({ templates: [{ ...TEMPLATE, tutorDefaults: { lesson: 'on', assignment: 'off' }, modules: [{ ...TEMPLATE.modules[1]!, placement: 'end' }, { ...TEMPLATE.modules[0]!, placement: 'start' }] }] as never });
+    svc = makeService({
+      templates: [
+        {
+          ...TEMPLATE,
+          tutorDefaults: { lesson: 'on', assignment: 'off' },
+          modules: [
+            { ...TEMPLATE.modules[1]!, placement: 'end' },
+            { ...TEMPLATE.modules[0]!, placement: 'start' },
+          ],
+        },
+      ] as never,
+    });
     const course = await svc.call('POST', '/templates/tpl1/courses', { title: 'From template' });
     expect(course.status).toBe(201);
     expect(course.body).toMatchObject({ templateId: 'tpl1', accessFloor: 60, tutorDefaults: { lesson: 'on', assignment: 'off' } });
@@ -77,10 +117,20 @@ describe('templates', () => {
 
   it('bulk update applies all or nothing', async () => {
     svc = makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] as never });
-    const bad = await svc.call('POST', '/templates/bulk-update', { updates: [{ id: 'tpl1', patch: { accessFloor: 80 } }, { id: 'nope', patch: { accessFloor: 80 } }] });
+    const bad = await svc.call('POST', '/templates/bulk-update', {
+      updates: [
+        { id: 'tpl1', patch: { accessFloor: 80 } },
+        { id: 'nope', patch: { accessFloor: 80 } },
+      ],
+    });
     expect(bad.status).toBe(404);
     expect((await svc.call('GET', '/templates/tpl1')).body.accessFloor).toBe(60);
-    const ok = await svc.call('POST', '/templates/bulk-update', { updates: [{ id: 'tpl1', patch: { accessFloor: 80 } }, { id: 'tpl2', patch: { accessFloor: 80 } }] });
+    const ok = await svc.call('POST', '/templates/bulk-update', {
+      updates: [
+        { id: 'tpl1', patch: { accessFloor: 80 } },
+        { id: 'tpl2', patch: { accessFloor: 80 } },
+      ],
+    });
     expect(ok.body).toEqual({ updated: ['tpl1', 'tpl2'] });
     expect((await svc.call('POST', '/templates/bulk-update', { updates: [{ id: 'tpl1', patch: {} }] }, 'inst')).status).toBe(403);
   });
@@ -93,7 +143,16 @@ describe('certificates', () => {
     svc = makeService();
     const c = await issue();
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ userId: 'stu1', learnerName: 'Sam Student', courseId: 'c1', courseTitle: 'Course One', basis: 'completed', replaces: null, replacedBy: null, issuedAt: '2026-11-22T08:30:00.000Z' });
+    expect(c.body).toMatchObject({
+      userId: 'stu1',
+      learnerName: 'Sam Student',
+      courseId: 'c1',
+      courseTitle: 'Course One',
+      basis: 'completed',
+      replaces: null,
+      replacedBy: null,
+      issuedAt: '2026-11-22T08:30:00.000Z',
+    });
     expect(c.body.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     await svc.call('PATCH', '/users/stu1', { name: 'Samantha Student' });
     await svc.call('PATCH', '/courses/c1', { title: 'Renamed' });
@@ -120,9 +179,23 @@ describe('certificates', () => {
   });
 
   it("read access: learner, the learner's managers (indirect too), the course's instructors, admins; not-found for others", async () => {
-    svc = makeService({ users: [{ id: 'boss', name: 'Boss' }, { id: 'bigboss', name: 'Big Boss' }], tokens: [{ token: 'tok-boss', userId: 'boss', scopes: ['*'] }, { token: 'tok-bigboss', userId: 'bigboss', scopes: ['*'] }] as never, reportingLines: [{ managerId: 'boss', reportId: 'stu1' }, { managerId: 'bigboss', reportId: 'boss' }] });
+    svc = makeService({
+      users: [
+        { id: 'boss', name: 'Boss' },
+        { id: 'bigboss', name: 'Big Boss' },
+      ],
+      tokens: [
+        { token: 'tok-boss', userId: 'boss', scopes: ['*'] },
+        { token: 'tok-bigboss', userId: 'bigboss', scopes: ['*'] },
+      ] as never,
+      reportingLines: [
+        { managerId: 'boss', reportId: 'stu1' },
+        { managerId: 'bigboss', reportId: 'boss' },
+      ],
+    });
     const c = (await issue()).body;
-    for (const who of ['stu1', 'boss', 'bigboss', 'inst', 'admin']) expect((await svc.call('GET', `/certificates/${c.id}`, undefined, who)).status, who).toBe(200);
+    for (const who of ['stu1', 'boss', 'bigboss', 'inst', 'admin'])
+      expect((await svc.call('GET', `/certificates/${c.id}`, undefined, who)).status, who).toBe(200);
     for (const who of ['stu2', 'rev', 'out']) expect((await svc.call('GET', `/certificates/${c.id}`, undefined, who)).status, who).toBe(404);
     expect((await svc.call('GET', '/certificates', undefined, 'bigboss')).body.map((x: { id: string }) => x.id)).toEqual([c.id]);
     expect((await svc.call('GET', '/certificates', undefined, 'stu2')).body).toEqual([]);
@@ -135,7 +208,10 @@ describe('reporting lines', () => {
     svc = makeService();
     expect((await svc.call('POST', '/reporting-lines', { managerId: 'inst', reportId: 'stu1' })).status).toBe(201);
     await svc.call('POST', '/reporting-lines', { managerId: 'admin', reportId: 'inst' });
-    expect((await svc.call('GET', '/reporting-lines')).body.map((l: { managerId: string; reportId: string }) => `${l.managerId}>${l.reportId}`)).toEqual(['admin>inst', 'inst>stu1']);
+    expect((await svc.call('GET', '/reporting-lines')).body.map((l: { managerId: string; reportId: string }) => `${l.managerId}>${l.reportId}`)).toEqual([
+      'admin>inst',
+      'inst>stu1',
+    ]);
     expect((await svc.call('GET', '/reporting-lines', undefined, 'stu1')).body.map((l: { managerId: string }) => l.managerId)).toEqual(['inst']);
     expect((await svc.call('GET', '/reporting-lines', undefined, 'out')).body).toEqual([]);
     expect((await svc.call('DELETE', '/reporting-lines/inst/stu1')).status).toBe(200);
@@ -167,26 +243,29 @@ describe('reporting lines', () => {
 
   it('property: no sequence of accepted adds ever contains a loop', () => {
     const users = ['a', 'b', 'c', 'd', 'e'];
-    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...users), fc.constantFrom(...users)), { maxLength: 30 }), (adds) => {
-      const lines: { managerId: string; reportId: string }[] = [];
-      for (const [m, r] of adds) {
-        if (m === r || lines.some((l) => l.managerId === m && l.reportId === r)) continue;
-        if (loopIfAdded(lines, m, r)) continue;
-        lines.push({ managerId: m, reportId: r });
-      }
-      // no user reaches themself
-      for (const u of users) {
-        const seen = new Set<string>();
-        const stack = lines.filter((l) => l.managerId === u).map((l) => l.reportId);
-        while (stack.length) {
-          const x = stack.pop()!;
-          expect(x).not.toBe(u);
-          if (seen.has(x)) continue;
-          seen.add(x);
-          stack.push(...lines.filter((l) => l.managerId === x).map((l) => l.reportId));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...users), fc.constantFrom(...users)), { maxLength: 30 }), (adds) => {
+        const lines: { managerId: string; reportId: string }[] = [];
+        for (const [m, r] of adds) {
+          if (m === r || lines.some((l) => l.managerId === m && l.reportId === r)) continue;
+          if (loopIfAdded(lines, m, r)) continue;
+          lines.push({ managerId: m, reportId: r });
         }
-      }
-    }), { numRuns: 300 });
+        // no user reaches themself
+        for (const u of users) {
+          const seen = new Set<string>();
+          const stack = lines.filter((l) => l.managerId === u).map((l) => l.reportId);
+          while (stack.length) {
+            const x = stack.pop()!;
+            expect(x).not.toBe(u);
+            if (seen.has(x)) continue;
+            seen.add(x);
+            stack.push(...lines.filter((l) => l.managerId === x).map((l) => l.reportId));
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -30,7 +30,7 @@ describe('bin/coursebook', () => {
 });
 
 describe('serve picks its store like every local command', () => {
-  it('--profile P serve uses the profile\'s db (it used to ignore it)', async () => {
+  it("--profile P serve uses the profile's db (it used to ignore it)", async () => {
     const db = join(home.dir, 'profile-store.db');
     expect((await runCli(['config', 'set', 'db', db, '--name', 'p'], { env: home.env })).code).toBe(0);
     expect((await runCli(['--profile', 'p', 'courses', 'create', '--title', 'Kept in the profile store', '--id', 'crs_prof'], { env: home.env })).code).toBe(0);

@@ -23,10 +23,19 @@ function demoStore(): Pick<CliStore, 'run' | 'ok'> {
 
 /** A piped field list (`key\tvalue` lines) as an object. */
 const fields = (out: string): Record<string, string> =>
-  Object.fromEntries(out.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]));
+  Object.fromEntries(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]),
+  );
 
 /** Piped table rows as cells. */
-const rows = (out: string): string[][] => out.split('\n').filter(Boolean).map((line) => line.split('\t'));
+const rows = (out: string): string[][] =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
 
 /** An error: the exit code, nothing on stdout, and this stderr (exact text, or a pattern). */
 function expectError(res: CliResult, code: number, stderr: string | RegExp): void {
@@ -89,7 +98,16 @@ describe('blocks add', () => {
 
   it('adds a block from flags, last or at --position', async () => {
     const callout = fields(await cb.ok(['blocks', 'add', 'les_05', '--type', 'callout', '--tone', 'warning', '--text', 'Check the axis.']));
-    expect(callout).toMatchObject({ lessonId: 'les_05', position: '3', origin: 'human', aiState: '', type: 'callout', tone: 'warning', text: 'Check the axis.', updatedAt: CLI_NOW });
+    expect(callout).toMatchObject({
+      lessonId: 'les_05',
+      position: '3',
+      origin: 'human',
+      aiState: '',
+      type: 'callout',
+      tone: 'warning',
+      text: 'Check the axis.',
+      updatedAt: CLI_NOW,
+    });
     const list = JSON.parse(await cb.ok(['--json', 'blocks', 'add', 'les_05', '--type', 'list', '--item', 'Zero', 'Scale', '--ordered', '--position', '0']));
     expect(list).toMatchObject({ type: 'list', items: ['Zero', 'Scale'], ordered: true, position: 0 });
     expect(rows(await cb.ok(['blocks', 'list', 'les_05'])).map((r) => r.slice(0, 3))).toEqual([
@@ -102,9 +120,18 @@ describe('blocks add', () => {
   });
 
   it('adds a block from --file (stdin); with provenance it is an AI draft', async () => {
-    const res = await cb.run(['--json', 'blocks', 'add', 'les_03', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text: 'Try the median first.', provenance: PROVENANCE }) });
+    const res = await cb.run(['--json', 'blocks', 'add', 'les_03', '--file', '-'], {
+      input: JSON.stringify({ type: 'paragraph', text: 'Try the median first.', provenance: PROVENANCE }),
+    });
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ lessonId: 'les_03', position: 4, origin: 'ai', aiState: 'draft', type: 'paragraph', text: 'Try the median first.' });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      lessonId: 'les_03',
+      position: 4,
+      origin: 'ai',
+      aiState: 'draft',
+      type: 'paragraph',
+      text: 'Try the median first.',
+    });
   });
 
   it('neither --type nor --file is a usage error (exit 2) naming both', async () => {
@@ -112,7 +139,11 @@ describe('blocks add', () => {
   });
 
   it('a --level that is not a number is a usage error (exit 2); --file that is not JSON too', async () => {
-    expectError(await cb.run(['blocks', 'add', 'les_05', '--type', 'heading', '--text', 'X', '--level', 'two']), 2, 'error: --level must be a number (got "two")\n');
+    expectError(
+      await cb.run(['blocks', 'add', 'les_05', '--type', 'heading', '--text', 'X', '--level', 'two']),
+      2,
+      'error: --level must be a number (got "two")\n',
+    );
     expectError(await cb.run(['blocks', 'add', 'les_05', '--file', '-'], { input: 'heading: X' }), 2, /^error: - is not valid JSON: /);
   });
 
@@ -138,7 +169,11 @@ describe('blocks add', () => {
   });
 
   it('--file with JSON null and --position is invalid (exit 3), not a crash', async () => {
-    expectError(await cb.run(['blocks', 'add', 'les_01', '--file', '-', '--position', '0'], { input: 'null' }), 3, 'error (invalid): (root): must be an object, not null\n');
+    expectError(
+      await cb.run(['blocks', 'add', 'les_01', '--file', '-', '--position', '0'], { input: 'null' }),
+      3,
+      'error (invalid): (root): must be an object, not null\n',
+    );
   });
 
   it('a --file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
@@ -178,7 +213,7 @@ describe('blocks show', () => {
 describe('blocks update', () => {
   const cb = demoStore();
 
-  it("replaces the content; the old content is kept in previous", async () => {
+  it('replaces the content; the old content is kept in previous', async () => {
     const res = await cb.run(['blocks', 'update', 'blk_019', '--type', 'paragraph', '--text', 'Start bar axes at zero.']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toEqual({
@@ -196,15 +231,30 @@ describe('blocks update', () => {
   });
 
   it("a person's edit of an AI draft makes it human content (aiState and provenance cleared)", async () => {
-    const res = await cb.run(['--json', 'blocks', 'update', 'blk_017', '--file', '-'], { input: JSON.stringify({ type: 'heading', level: 3, text: 'Try it' }) });
+    const res = await cb.run(['--json', 'blocks', 'update', 'blk_017', '--file', '-'], {
+      input: JSON.stringify({ type: 'heading', level: 3, text: 'Try it' }),
+    });
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ id: 'blk_017', origin: 'human', aiState: null, provenance: null, type: 'heading', level: 3, text: 'Try it', previous: { type: 'paragraph' } });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      id: 'blk_017',
+      origin: 'human',
+      aiState: null,
+      provenance: null,
+      type: 'heading',
+      level: 3,
+      text: 'Try it',
+      previous: { type: 'paragraph' },
+    });
   });
 
   it('no content is a usage error (exit 2); content the type does not allow is invalid (exit 3)', async () => {
     expectError(await cb.run(['blocks', 'update', 'blk_019']), 2, 'error: give --file or --type (with its fields)\n');
     expectError(await cb.run(['blocks', 'update', 'blk_019', '--type', 'heading', '--text', 'X']), 3, 'error (invalid): level: is required\n');
-    expectError(await cb.run(['blocks', 'update', 'blk_019', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text: 'X', provenance: PROVENANCE }) }), 3, 'error (invalid): provenance: unknown field\n');
+    expectError(
+      await cb.run(['blocks', 'update', 'blk_019', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text: 'X', provenance: PROVENANCE }) }),
+      3,
+      'error (invalid): provenance: unknown field\n',
+    );
   });
 
   it('an unknown block is not-found (exit 5); a student may not edit (exit 4)', async () => {
@@ -224,7 +274,12 @@ describe('blocks move', () => {
     const res = await cb.run(['blocks', 'move', 'blk_008', '0']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'blk_008', lessonId: 'les_02', position: '0', type: 'code', updatedAt: '2026-08-02T10:00:00.000Z' });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_02'])).map((r) => r.slice(0, 2))).toEqual([['0', 'blk_008'], ['1', 'blk_005'], ['2', 'blk_006'], ['3', 'blk_007']]);
+    expect(rows(await cb.ok(['blocks', 'list', 'les_02'])).map((r) => r.slice(0, 2))).toEqual([
+      ['0', 'blk_008'],
+      ['1', 'blk_005'],
+      ['2', 'blk_006'],
+      ['3', 'blk_007'],
+    ]);
   });
 
   it('a position that is not a number, or no position, is a usage error (exit 2)', async () => {
@@ -250,7 +305,11 @@ describe('blocks delete', () => {
 
   it('--yes deletes the block and the gap closes', async () => {
     expect(await cb.run(['blocks', 'delete', 'blk_010', '--yes'])).toEqual({ code: 0, stdout: 'ok\ttrue\nid\tblk_010\n', stderr: '' });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_03'])).map((r) => r.slice(0, 2))).toEqual([['0', 'blk_009'], ['1', 'blk_011'], ['2', 'blk_012']]);
+    expect(rows(await cb.ok(['blocks', 'list', 'les_03'])).map((r) => r.slice(0, 2))).toEqual([
+      ['0', 'blk_009'],
+      ['1', 'blk_011'],
+      ['2', 'blk_012'],
+    ]);
     expectError(await cb.run(['blocks', 'show', 'blk_010']), 5, 'error (not-found): Block "blk_010" was not found.\n');
   });
 
@@ -280,13 +339,26 @@ describe('blocks delete', () => {
 describe('blocks review', () => {
   const cb = demoStore();
   const aiDraft = async (text: string) =>
-    JSON.parse(await cb.ok(['--json', 'blocks', 'add', 'les_03', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text, provenance: PROVENANCE }) })).id as string;
+    JSON.parse(
+      await cb.ok(['--json', 'blocks', 'add', 'les_03', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text, provenance: PROVENANCE }) }),
+    ).id as string;
 
   it('--accept keeps the AI content (aiState accepted)', async () => {
     const res = await cb.run(['blocks', 'review', 'blk_017', '--accept']);
     expect(res.code).toBe(0);
-    expect(fields(res.stdout)).toMatchObject({ id: 'blk_017', origin: 'ai', aiState: 'accepted', text: 'Try it: drag the slider until the standard deviation doubles, and watch the histogram widen.' });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_04']))[4]).toEqual(['4', 'blk_017', 'paragraph', 'Try it: drag the slider until the standard deviation doubles', 'accepted']);
+    expect(fields(res.stdout)).toMatchObject({
+      id: 'blk_017',
+      origin: 'ai',
+      aiState: 'accepted',
+      text: 'Try it: drag the slider until the standard deviation doubles, and watch the histogram widen.',
+    });
+    expect(rows(await cb.ok(['blocks', 'list', 'les_04']))[4]).toEqual([
+      '4',
+      'blk_017',
+      'paragraph',
+      'Try it: drag the slider until the standard deviation doubles',
+      'accepted',
+    ]);
   });
 
   it('--reject of a new AI block deletes it', async () => {
@@ -310,7 +382,11 @@ describe('blocks review', () => {
   });
 
   it('a block that is not an AI draft is a conflict (exit 6)', async () => {
-    expectError(await cb.run(['blocks', 'review', 'blk_002', '--accept']), 6, 'error (conflict): Block blk_002 is not an AI draft awaiting review (aiState null).\n');
+    expectError(
+      await cb.run(['blocks', 'review', 'blk_002', '--accept']),
+      6,
+      'error (conflict): Block blk_002 is not an AI draft awaiting review (aiState null).\n',
+    );
   });
 
   it('an unknown block is not-found (exit 5); a reviewer or a student may not decide (exit 4)', async () => {
@@ -364,7 +440,18 @@ describe('assignments show', () => {
     const shown = JSON.parse(res.stdout);
     expect(shown).toMatchObject({ title: 'Bonus: find a misleading average in the news', points: 0, submissionType: 'link', rubric: [] });
     expect(shown.instructions).toEqual([
-      { id: 'blk_i06', lessonId: null, position: 0, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: '2026-08-02T10:00:00.000Z', text: 'Optional: link to an article that misuses an average and explain why.', type: 'paragraph' },
+      {
+        id: 'blk_i06',
+        lessonId: null,
+        position: 0,
+        origin: 'human',
+        aiState: null,
+        provenance: null,
+        previous: null,
+        updatedAt: '2026-08-02T10:00:00.000Z',
+        text: 'Optional: link to an article that misuses an average and explain why.',
+        type: 'paragraph',
+      },
     ]);
     const json = await cb.run(['--json', 'assignments', 'show', 'asg_06']);
     expect(json.stdout).toBe(`${JSON.stringify(shown)}\n`);
@@ -382,22 +469,51 @@ describe('assignments create', () => {
   const create = (...flags: string[]) => cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '5', ...flags]);
 
   it('creates a draft assignment from flags (due date normalised, category checked)', async () => {
-    const res = await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'Chart critique', '--points', '20', '--submission-type', 'link', '--category', 'cat_project', '--due', '2026-12-01T23:59:00Z']);
+    const res = await cb.run([
+      'assignments',
+      'create',
+      '--module',
+      'mod_03',
+      '--title',
+      'Chart critique',
+      '--points',
+      '20',
+      '--submission-type',
+      'link',
+      '--category',
+      'cat_project',
+      '--due',
+      '2026-12-01T23:59:00Z',
+    ]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const created = fields(res.stdout);
     expect(created.id).toMatch(/^asg_/);
     expect(created).toMatchObject({
-      moduleId: 'mod_03', courseId: 'crs_data101', title: 'Chart critique', position: '1', status: 'draft', publishedAt: '',
-      dueAt: '2026-12-01T23:59:00.000Z', points: '20', submissionType: 'link', categoryId: 'cat_project', rubric: '[]', instructions: '[]',
+      moduleId: 'mod_03',
+      courseId: 'crs_data101',
+      title: 'Chart critique',
+      position: '1',
+      status: 'draft',
+      publishedAt: '',
+      dueAt: '2026-12-01T23:59:00.000Z',
+      points: '20',
+      submissionType: 'link',
+      categoryId: 'cat_project',
+      rubric: '[]',
+      instructions: '[]',
     });
   });
 
   it('takes a rubric and instructions from files', async () => {
     const rubric = [{ id: 'c1', title: 'Clarity', levels: [{ id: 'yes', title: 'Clear', points: 5 }] }];
-    const res = await cb.run(['--json', 'assignments', 'create', '--module', 'mod_03', '--title', 'Rubric test', '--points', '5', '--rubric-file', '-'], { input: JSON.stringify(rubric) });
+    const res = await cb.run(['--json', 'assignments', 'create', '--module', 'mod_03', '--title', 'Rubric test', '--points', '5', '--rubric-file', '-'], {
+      input: JSON.stringify(rubric),
+    });
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout).rubric).toEqual([{ id: 'c1', title: 'Clarity', description: '', levels: [{ id: 'yes', title: 'Clear', points: 5, description: '' }] }]);
+    expect(JSON.parse(res.stdout).rubric).toEqual([
+      { id: 'c1', title: 'Clarity', description: '', levels: [{ id: 'yes', title: 'Clear', points: 5, description: '' }] },
+    ]);
   });
 
   it('on a terminal prompts for the module, title and points', async () => {
@@ -412,7 +528,11 @@ describe('assignments create', () => {
   it('a missing --module or --points is a usage error (exit 2) naming the flag; so is --points ten', async () => {
     expectError(await cb.run(['assignments', 'create', '--title', 'X', '--points', '5']), 2, 'error: missing --module\n');
     expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X']), 2, 'error: missing --points\n');
-    expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', 'ten']), 2, 'error: --points must be a number (got "ten")\n');
+    expectError(
+      await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', 'ten']),
+      2,
+      'error: --points must be a number (got "ten")\n',
+    );
   });
 
   it('invalid values are refused (exit 3), naming the field', async () => {
@@ -420,11 +540,19 @@ describe('assignments create', () => {
     expectError(await create('--due', 'tomorrow'), 3, 'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n');
     expectError(await create('--submission-type', 'video'), 3, 'error (invalid): submissionType: must be one of "text", "file", "link"\n');
     expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '-5']), 3, 'error (invalid): points: must be >= 0\n');
-    expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '5', '--rubric-file', '-'], { input: '[{"id":"c1"}]' }), 3, 'error (invalid): 2 problems: rubric[0].title: is required; ...\n  rubric[0].title: is required\n  rubric[0].levels: is required\n');
+    expectError(
+      await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '5', '--rubric-file', '-'], { input: '[{"id":"c1"}]' }),
+      3,
+      'error (invalid): 2 problems: rubric[0].title: is required; ...\n  rubric[0].title: is required\n  rubric[0].levels: is required\n',
+    );
   });
 
   it('an unknown module is not-found (exit 5); a student may not create (exit 4)', async () => {
-    expectError(await cb.run(['assignments', 'create', '--module', 'mod_nope', '--title', 'X', '--points', '5']), 5, 'error (not-found): Module "mod_nope" was not found.\n');
+    expectError(
+      await cb.run(['assignments', 'create', '--module', 'mod_nope', '--title', 'X', '--points', '5']),
+      5,
+      'error (not-found): Module "mod_nope" was not found.\n',
+    );
     expectError(await cb.run(['--as', 'usr_s01', 'assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '5']), 4, FORBIDDEN_WRITE);
   });
 
@@ -439,27 +567,55 @@ describe('assignments update', () => {
   it('changes only the given fields; --due none clears the due date', async () => {
     const res = await cb.run(['--as', 'usr_instructor', 'assignments', 'update', 'asg_07', '--title', 'Final chart v2', '--points', '60', '--due', 'none']);
     expect(res.code).toBe(0);
-    expect(fields(res.stdout)).toMatchObject({ id: 'asg_07', title: 'Final chart v2', points: '60', dueAt: '', status: 'published', submissionType: 'file', categoryId: 'cat_final' });
+    expect(fields(res.stdout)).toMatchObject({
+      id: 'asg_07',
+      title: 'Final chart v2',
+      points: '60',
+      dueAt: '',
+      status: 'published',
+      submissionType: 'file',
+      categoryId: 'cat_final',
+    });
   });
 
   it('--instructions-file replaces the instructions; a block with an id keeps its identity', async () => {
-    const instructions = [{ type: 'heading', level: 2, text: 'Your task' }, { id: 'blk_i01', type: 'paragraph', text: 'Name the five kinds of dirty data.' }];
+    const instructions = [
+      { type: 'heading', level: 2, text: 'Your task' },
+      { id: 'blk_i01', type: 'paragraph', text: 'Name the five kinds of dirty data.' },
+    ];
     const res = await cb.run(['--json', 'assignments', 'update', 'asg_01', '--instructions-file', '-'], { input: JSON.stringify(instructions) });
     expect(res.code).toBe(0);
     const blocks = JSON.parse(res.stdout).instructions as Record<string, unknown>[];
-    expect(blocks.map((b) => [b.position, b.type, b.text])).toEqual([[0, 'heading', 'Your task'], [1, 'paragraph', 'Name the five kinds of dirty data.']]);
+    expect(blocks.map((b) => [b.position, b.type, b.text])).toEqual([
+      [0, 'heading', 'Your task'],
+      [1, 'paragraph', 'Name the five kinds of dirty data.'],
+    ]);
     expect(blocks[1]).toMatchObject({ id: 'blk_i01', previous: { type: 'paragraph', text: 'Name and describe the five kinds of dirty data.' } });
   });
 
   it('no field to change is a usage error (exit 2) naming the flags', async () => {
-    expectError(await cb.run(['assignments', 'update', 'asg_07']), 2, 'error: nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file\n');
+    expectError(
+      await cb.run(['assignments', 'update', 'asg_07']),
+      2,
+      'error: nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file\n',
+    );
   });
 
   it('invalid values are refused (exit 3), naming the field, and nothing changes', async () => {
-    expectError(await cb.run(['assignments', 'update', 'asg_02', '--category', 'cat_nope']), 3, `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup\n`);
-    expectError(await cb.run(['assignments', 'update', 'asg_02', '--due', '2026-02-30T00:00:00Z']), 3, 'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n');
     expectError(
-      await cb.run(['assignments', 'update', 'asg_02', '--instructions-file', '-'], { input: JSON.stringify([{ id: 'blk_nope', type: 'paragraph', text: 'X' }]) }),
+      await cb.run(['assignments', 'update', 'asg_02', '--category', 'cat_nope']),
+      3,
+      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup\n`,
+    );
+    expectError(
+      await cb.run(['assignments', 'update', 'asg_02', '--due', '2026-02-30T00:00:00Z']),
+      3,
+      'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
+    );
+    expectError(
+      await cb.run(['assignments', 'update', 'asg_02', '--instructions-file', '-'], {
+        input: JSON.stringify([{ id: 'blk_nope', type: 'paragraph', text: 'X' }]),
+      }),
       3,
       /^error \(invalid\): instructions\[0\]\.id: /,
     );
@@ -506,11 +662,22 @@ describe('assignments unpublish', () => {
     const res = await cb.run(['assignments', 'unpublish', 'asg_07']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'asg_07', status: 'draft', publishedAt: '' });
-    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101'])).map((r) => r[0])).toEqual(['asg_01', 'asg_02', 'asg_03', 'asg_04', 'asg_05', 'asg_06']);
+    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101'])).map((r) => r[0])).toEqual([
+      'asg_01',
+      'asg_02',
+      'asg_03',
+      'asg_04',
+      'asg_05',
+      'asg_06',
+    ]);
   });
 
   it('an assignment with submissions is a conflict (exit 6) and stays published', async () => {
-    expectError(await cb.run(['assignments', 'unpublish', 'asg_01']), 6, 'error (conflict): Assignment asg_01 has 25 submissions; it cannot go back to draft.\n');
+    expectError(
+      await cb.run(['assignments', 'unpublish', 'asg_01']),
+      6,
+      'error (conflict): Assignment asg_01 has 25 submissions; it cannot go back to draft.\n',
+    );
     expect(JSON.parse(await cb.ok(['--json', 'assignments', 'show', 'asg_01'])).status).toBe('published');
   });
 
@@ -530,7 +697,17 @@ describe('submissions create', () => {
     expect(res.code).toBe(0);
     const sub = fields(res.stdout);
     expect(sub.id).toMatch(/^sub_/);
-    expect(sub).toMatchObject({ assignmentId: 'asg_03', studentId: 'usr_s01', attempt: '2', state: 'submitted', text: 'The median, because of the outlier.', fileId: '', link: '', submittedAt: CLI_NOW, grade: '' });
+    expect(sub).toMatchObject({
+      assignmentId: 'asg_03',
+      studentId: 'usr_s01',
+      attempt: '2',
+      state: 'submitted',
+      text: 'The median, because of the outlier.',
+      fileId: '',
+      link: '',
+      submittedAt: CLI_NOW,
+      grade: '',
+    });
     const again = await cb.run(['--as', 'usr_s01', '--json', 'submissions', 'create', 'asg_03', '--text-file', '-'], { input: 'Second try.' });
     expect(JSON.parse(again.stdout)).toMatchObject({ attempt: 3, text: 'Second try.' });
     const link = await cb.run(['--as', 'usr_s02', '--json', 'submissions', 'create', 'asg_02', '--link', 'https://sheets.example/clean']);
@@ -547,19 +724,35 @@ describe('submissions create', () => {
       3,
       'error (invalid): 2 problems in the request.\n  text: is required: the assignment takes text submissions\n  link: is not accepted: the assignment takes text submissions (text)\n',
     );
-    expectError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_02', '--link', 'ftp://x.example']), 3, 'error (invalid): link: must be an http or https URL\n');
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_02', '--link', 'ftp://x.example']),
+      3,
+      'error (invalid): link: must be an http or https URL\n',
+    );
     expectError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_03', '--text', '']), 3, 'error (invalid): text: must not be empty\n');
   });
 
   it('only students submit: an admin or an instructor is forbidden (exit 4)', async () => {
     expectError(await cb.run(['submissions', 'create', 'asg_03', '--text', 'X']), 4, 'error (forbidden): Only students enrolled in the course may do this.\n');
-    expectError(await cb.run(['--as', 'usr_instructor', 'submissions', 'create', 'asg_03', '--text', 'X']), 4, 'error (forbidden): Only students enrolled in the course may do this.\n');
+    expectError(
+      await cb.run(['--as', 'usr_instructor', 'submissions', 'create', 'asg_03', '--text', 'X']),
+      4,
+      'error (forbidden): Only students enrolled in the course may do this.\n',
+    );
   });
 
   it('an unknown assignment, or a draft, is not-found to the student (exit 5)', async () => {
-    expectError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_nope', '--text', 'X']), 5, 'error (not-found): Assignment "asg_nope" was not found.\n');
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_nope', '--text', 'X']),
+      5,
+      'error (not-found): Assignment "asg_nope" was not found.\n',
+    );
     const draft = await draftAssignment(cb, 'Not yet open');
-    expectError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', draft, '--text', 'X']), 5, `error (not-found): Assignment "${draft}" was not found.\n`);
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', draft, '--text', 'X']),
+      5,
+      `error (not-found): Assignment "${draft}" was not found.\n`,
+    );
   });
 
   it('a --text-file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
@@ -575,12 +768,20 @@ describe('submissions list', () => {
     expect(all).toHaveLength(22);
     expect(all[0]).toEqual(['sub_005', 'usr_s01', '1', 'submitted', '2026-10-04T19:25:00.718Z', '']);
     expect(all[1]).toEqual(['sub_010', 'usr_s02', '1', 'graded', '2026-10-04T02:00:30.873Z', '36.5']);
-    expect(await cb.run(['--as', 'usr_s01', 'submissions', 'list', 'asg_01'])).toEqual({ code: 0, stdout: 'sub_001\tusr_s01\t1\treturned\t2026-09-10T03:06:31.951Z\t10\n', stderr: '' });
+    expect(await cb.run(['--as', 'usr_s01', 'submissions', 'list', 'asg_01'])).toEqual({
+      code: 0,
+      stdout: 'sub_001\tusr_s01\t1\treturned\t2026-09-10T03:06:31.951Z\t10\n',
+      stderr: '',
+    });
     expect(await cb.run(['--as', 'usr_s13', 'submissions', 'list', 'asg_05'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('a reviewer may not read submissions (exit 4)', async () => {
-    expectError(await cb.run(['--as', 'usr_reviewer', 'submissions', 'list', 'asg_01']), 4, "error (forbidden): Only the course's instructors, admins and the submitting students may read submissions.\n");
+    expectError(
+      await cb.run(['--as', 'usr_reviewer', 'submissions', 'list', 'asg_01']),
+      4,
+      "error (forbidden): Only the course's instructors, admins and the submitting students may read submissions.\n",
+    );
   });
 
   it('an unknown assignment is not-found (exit 5)', async () => {
@@ -595,8 +796,25 @@ describe('submissions show', () => {
     const res = await cb.run(['submissions', 'show', 'sub_001']);
     expect(res.code).toBe(0);
     const expected = {
-      id: 'sub_001', assignmentId: 'asg_01', studentId: 'usr_s01', attempt: 1, state: 'returned', text: 'My answers are attached above.', fileId: null, link: null, submittedAt: '2026-09-10T03:06:31.951Z',
-      grade: { score: 10, criteria: [], feedback: 'Excellent work.', feedbackOrigin: 'human', feedbackProvenance: null, gradedBy: 'usr_instructor', gradedAt: '2026-09-10T23:59:00.000Z', releasedAt: '2026-09-11T23:59:00.000Z' },
+      id: 'sub_001',
+      assignmentId: 'asg_01',
+      studentId: 'usr_s01',
+      attempt: 1,
+      state: 'returned',
+      text: 'My answers are attached above.',
+      fileId: null,
+      link: null,
+      submittedAt: '2026-09-10T03:06:31.951Z',
+      grade: {
+        score: 10,
+        criteria: [],
+        feedback: 'Excellent work.',
+        feedbackOrigin: 'human',
+        feedbackProvenance: null,
+        gradedBy: 'usr_instructor',
+        gradedAt: '2026-09-10T23:59:00.000Z',
+        releasedAt: '2026-09-11T23:59:00.000Z',
+      },
     };
     expect(res.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
     expect((await cb.run(['--as', 'usr_s01', '--json', 'submissions', 'show', 'sub_001'])).stdout).toBe(`${JSON.stringify(expected)}\n`);
@@ -608,7 +826,11 @@ describe('submissions show', () => {
   });
 
   it('a reviewer may not read a submission (exit 4)', async () => {
-    expectError(await cb.run(['--as', 'usr_reviewer', 'submissions', 'show', 'sub_001']), 4, "error (forbidden): Only the student, the course's instructors and admins may read a submission.\n");
+    expectError(
+      await cb.run(['--as', 'usr_reviewer', 'submissions', 'show', 'sub_001']),
+      4,
+      "error (forbidden): Only the student, the course's instructors and admins may read a submission.\n",
+    );
   });
 });
 
@@ -620,29 +842,64 @@ describe('submissions grade', () => {
     const res = await cb.run(['--as', 'usr_instructor', 'submissions', 'grade', 'sub_005', '--score', '30', '--feedback', 'Solid report.']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'sub_005', state: 'graded' });
-    expect(grade(res)).toEqual({ score: 30, criteria: [], feedback: 'Solid report.', feedbackOrigin: 'human', feedbackProvenance: null, gradedBy: 'usr_instructor', gradedAt: CLI_NOW, releasedAt: null });
+    expect(grade(res)).toEqual({
+      score: 30,
+      criteria: [],
+      feedback: 'Solid report.',
+      feedbackOrigin: 'human',
+      feedbackProvenance: null,
+      gradedBy: 'usr_instructor',
+      gradedAt: CLI_NOW,
+      releasedAt: null,
+    });
   });
 
   it('rubric levels with --criterion add up to the score; a regrade of a released submission stays returned', async () => {
-    const res = await cb.run(['submissions', 'grade', 'sub_001', '--criterion', 'q1-accuracy=full', 'q1-reasoning=full', '--criterion', 'q1-presentation=none']);
+    const res = await cb.run([
+      'submissions',
+      'grade',
+      'sub_001',
+      '--criterion',
+      'q1-accuracy=full',
+      'q1-reasoning=full',
+      '--criterion',
+      'q1-presentation=none',
+    ]);
     expect(res.code).toBe(0);
     expect(fields(res.stdout).state).toBe('returned');
     expect(grade(res)).toMatchObject({ score: 8, gradedBy: 'usr_admin', releasedAt: '2026-09-11T23:59:00.000Z' });
     expect((grade(res).criteria as unknown[])[0]).toEqual({ criterionId: 'q1-accuracy', levelId: 'full', points: 5, comment: '' });
-    const file = await cb.run(['--json', 'submissions', 'grade', 'sub_006', '--criteria-file', '-'], { input: JSON.stringify([{ criterionId: 'q1-accuracy', levelId: 'partial', comment: 'Two slips.' }]) });
-    expect(JSON.parse(file.stdout).grade).toMatchObject({ score: 2.5, criteria: [{ criterionId: 'q1-accuracy', levelId: 'partial', points: 2.5, comment: 'Two slips.' }] });
+    const file = await cb.run(['--json', 'submissions', 'grade', 'sub_006', '--criteria-file', '-'], {
+      input: JSON.stringify([{ criterionId: 'q1-accuracy', levelId: 'partial', comment: 'Two slips.' }]),
+    });
+    expect(JSON.parse(file.stdout).grade).toMatchObject({
+      score: 2.5,
+      criteria: [{ criterionId: 'q1-accuracy', levelId: 'partial', points: 2.5, comment: 'Two slips.' }],
+    });
   });
 
   it('malformed flags are usage errors (exit 2), naming the flag', async () => {
     expectError(await cb.run(['submissions', 'grade', 'sub_010', '--score', 'A']), 2, 'error: --score must be a number (got "A")\n');
-    expectError(await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy']), 2, 'error: --criterion must look like criterionId=levelId (got "p2-accuracy")\n');
+    expectError(
+      await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy']),
+      2,
+      'error: --criterion must look like criterionId=levelId (got "p2-accuracy")\n',
+    );
   });
 
   it('no score, a negative score, or an unknown criterion or level is invalid (exit 3)', async () => {
     expectError(await cb.run(['submissions', 'grade', 'sub_010']), 3, 'error (invalid): score: give a score, or criteria to add up\n');
     expectError(await cb.run(['submissions', 'grade', 'sub_010', '--score', '-1']), 3, 'error (invalid): score: must be >= 0\n');
-    expectError(await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy=perfect']), 3, 'error (invalid): criteria[0].levelId: "perfect" is not a level of criterion "p2-accuracy"\n');
-    expectError(await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'style=full']), 3, 'error (invalid): criteria[0].criterionId: "style" is not a criterion of the rubric\n');
+    expectError(
+      await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy=perfect']),
+      3,
+      'error (invalid): criteria[0].levelId: "perfect" is not a level of criterion "p2-accuracy"\n',
+    );
+    expectError(
+      await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'style=full']),
+      3,
+      'error (invalid): criteria[0].criterionId: "style" is not a criterion of the rubric\n',
+    );
     expect(JSON.parse(await cb.ok(['--json', 'submissions', 'show', 'sub_010'])).grade.score).toBe(36.5);
   });
 
@@ -653,7 +910,9 @@ describe('submissions grade', () => {
   });
 
   it('--criterion and --criteria-file together is a usage error (exit 2) naming both, and the grade stays', async () => {
-    const res = await cb.run(['submissions', 'grade', 'sub_011', '--criterion', 'q1-accuracy=full', '--criteria-file', '-'], { input: JSON.stringify([{ criterionId: 'q1-reasoning', levelId: 'none' }]) });
+    const res = await cb.run(['submissions', 'grade', 'sub_011', '--criterion', 'q1-accuracy=full', '--criteria-file', '-'], {
+      input: JSON.stringify([{ criterionId: 'q1-reasoning', levelId: 'none' }]),
+    });
     expectError(res, 2, /^error: .*--criterion.*--criteria-file/);
     expect(JSON.parse(await cb.ok(['--json', 'submissions', 'show', 'sub_011'])).grade.criteria).toEqual([]);
   });
@@ -667,7 +926,10 @@ describe('submissions release', () => {
   const cb = demoStore();
 
   it('releases a graded submission to the student (state returned, releasedAt set once)', async () => {
-    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', 'asg_05'])).toMatchObject({ code: 0, stdout: 'sub_010\tusr_s02\t1\tgraded\t2026-10-04T02:00:30.873Z\t36.5\n' });
+    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', 'asg_05'])).toMatchObject({
+      code: 0,
+      stdout: 'sub_010\tusr_s02\t1\tgraded\t2026-10-04T02:00:30.873Z\t36.5\n',
+    });
     const res = await cb.run(['--as', 'usr_instructor', 'submissions', 'release', 'sub_010']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'sub_010', state: 'returned' });

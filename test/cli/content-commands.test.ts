@@ -28,10 +28,19 @@ function demoStore(): Pick<CliStore, 'run' | 'ok'> & { readonly dir: string } {
 
 /** A piped field list (`key\tvalue` lines) as an object. */
 const fields = (out: string): Record<string, string> =>
-  Object.fromEntries(out.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]));
+  Object.fromEntries(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]),
+  );
 
 /** Piped table rows as cells. */
-const rows = (out: string): string[][] => out.split('\n').filter(Boolean).map((line) => line.split('\t'));
+const rows = (out: string): string[][] =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
 
 /** An error: the exit code, nothing on stdout, and this stderr (exact text, or a pattern). */
 function expectError(res: CliResult, code: number, stderr: string | RegExp): void {
@@ -87,7 +96,11 @@ describe('courses list', () => {
   });
 
   it('--as naming a user who does not exist is unauthenticated (exit 4)', async () => {
-    expectError(await cb.run(['--as', 'usr_ghost', 'courses', 'list']), 4, 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n');
+    expectError(
+      await cb.run(['--as', 'usr_ghost', 'courses', 'list']),
+      4,
+      'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n',
+    );
   });
 });
 
@@ -136,7 +149,11 @@ describe('courses show', () => {
 
   it('an unknown course is not-found (exit 5), as text or as the JSON envelope', async () => {
     expectError(await cb.run(['courses', 'show', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
-    expectError(await cb.run(['--json', 'courses', 'show', 'crs_nope']), 5, '{"error":{"code":"not-found","message":"Course \\"crs_nope\\" was not found."}}\n');
+    expectError(
+      await cb.run(['--json', 'courses', 'show', 'crs_nope']),
+      5,
+      '{"error":{"code":"not-found","message":"Course \\"crs_nope\\" was not found."}}\n',
+    );
   });
 
   it('a user not enrolled in the course gets not-found too (exit 5), so ids cannot be probed', async () => {
@@ -148,7 +165,19 @@ describe('courses create', () => {
   const cb = demoStore();
 
   it('creates a draft course from flags', async () => {
-    const res = await cb.run(['courses', 'create', '--id', 'crs_stats2', '--title', 'Statistics 2', '--description', 'More statistics.', '--objective', 'Fit a line', 'Read a p-value']);
+    const res = await cb.run([
+      'courses',
+      'create',
+      '--id',
+      'crs_stats2',
+      '--title',
+      'Statistics 2',
+      '--description',
+      'More statistics.',
+      '--objective',
+      'Fit a line',
+      'Read a p-value',
+    ]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(fields(res.stdout)).toEqual({
@@ -234,7 +263,11 @@ describe('courses update', () => {
   });
 
   it('an unknown --rubric is invalid (exit 3, naming rubricId)', async () => {
-    expectError(await cb.run(['courses', 'update', 'crs_data101', '--rubric', 'rb_nope']), 3, 'error (invalid): rubricId: no rubric "rb_nope" is installed (see coursebook rubrics list)\n');
+    expectError(
+      await cb.run(['courses', 'update', 'crs_data101', '--rubric', 'rb_nope']),
+      3,
+      'error (invalid): rubricId: no rubric "rb_nope" is installed (see coursebook rubrics list)\n',
+    );
   });
 
   it('an empty --title is invalid (exit 3, naming title)', async () => {
@@ -254,7 +287,9 @@ describe('courses update', () => {
 const COURSE_FILE = {
   coursebookCourse: 1,
   course: { id: 'crs_imported', title: 'Imported course' },
-  modules: [{ id: 'mod_imp', title: 'Only module', lessons: [{ id: 'les_imp', title: 'Only lesson', minutes: 10, blocks: [{ type: 'paragraph', text: 'Hello.' }] }] }],
+  modules: [
+    { id: 'mod_imp', title: 'Only module', lessons: [{ id: 'les_imp', title: 'Only lesson', minutes: 10, blocks: [{ type: 'paragraph', text: 'Hello.' }] }] },
+  ],
 };
 
 describe('courses import', () => {
@@ -269,7 +304,13 @@ describe('courses import', () => {
   it('reads a course file from a path (docs/examples/course.json)', async () => {
     const res = await cb.run(['--json', 'courses', 'import', 'docs/examples/course.json']);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ courseId: 'crs_stats_intro', modules: 2, lessons: expect.any(Number), blocks: expect.any(Number), assignments: expect.any(Number) });
+    expect(JSON.parse(res.stdout)).toEqual({
+      courseId: 'crs_stats_intro',
+      modules: 2,
+      lessons: expect.any(Number),
+      blocks: expect.any(Number),
+      assignments: expect.any(Number),
+    });
     expect(fields(await cb.ok(['courses', 'show', 'crs_stats_intro'])).title).toBe('Statistics for Everyone');
   });
 
@@ -298,7 +339,11 @@ describe('courses import', () => {
   });
 
   it('only admins may import (exit 4); the file argument is required (exit 2)', async () => {
-    expectError(await cb.run(['--as', 'usr_instructor', 'courses', 'import', '-'], { input: JSON.stringify({ ...COURSE_FILE, course: { id: 'crs_x', title: 'X' } }) }), 4, 'error (forbidden): Only admins may do this.\n');
+    expectError(
+      await cb.run(['--as', 'usr_instructor', 'courses', 'import', '-'], { input: JSON.stringify({ ...COURSE_FILE, course: { id: 'crs_x', title: 'X' } }) }),
+      4,
+      'error (forbidden): Only admins may do this.\n',
+    );
     const missing = await cb.run(['courses', 'import']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: missing required argument 'file'\n/);
@@ -338,7 +383,11 @@ describe('courses export', () => {
     const exported = await cb.ok(['courses', 'export', 'crs_data101']);
     const empty = await cliStore('empty');
     try {
-      expect(await empty.run(['courses', 'import', '-'], { input: exported })).toEqual({ code: 0, stdout: 'courseId\tcrs_data101\nmodules\t3\nlessons\t5\nblocks\t20\nassignments\t7\n', stderr: '' });
+      expect(await empty.run(['courses', 'import', '-'], { input: exported })).toEqual({
+        code: 0,
+        stdout: 'courseId\tcrs_data101\nmodules\t3\nlessons\t5\nblocks\t20\nassignments\t7\n',
+        stderr: '',
+      });
       expect(await empty.ok(['courses', 'export', 'crs_data101'])).toBe(exported);
     } finally {
       empty.cleanup();
@@ -375,11 +424,19 @@ describe('courses publish', () => {
   });
 
   it('is not-ready (exit 6) while essential items are unmet, naming them', async () => {
-    expectError(await cb.run(['courses', 'publish', 'crs_data101']), 6, 'error (not-ready): The course is not ready to publish: essential items 2.2, 3.1, 4.1, 6.1, 7.1 are not met.\n');
+    expectError(
+      await cb.run(['courses', 'publish', 'crs_data101']),
+      6,
+      'error (not-ready): The course is not ready to publish: essential items 2.2, 3.1, 4.1, 6.1, 7.1 are not met.\n',
+    );
     const json = await cb.run(['--json', 'courses', 'publish', 'crs_data101']);
     expect(json.code).toBe(6);
     expect(JSON.parse(json.stderr)).toEqual({
-      error: { code: 'not-ready', message: 'The course is not ready to publish: essential items 2.2, 3.1, 4.1, 6.1, 7.1 are not met.', details: { blocking: ['2.2', '3.1', '4.1', '6.1', '7.1'] } },
+      error: {
+        code: 'not-ready',
+        message: 'The course is not ready to publish: essential items 2.2, 3.1, 4.1, 6.1, 7.1 are not met.',
+        details: { blocking: ['2.2', '3.1', '4.1', '6.1', '7.1'] },
+      },
     });
     expect(fields(await cb.ok(['courses', 'show', 'crs_data101'])).status).toBe('draft');
   });
@@ -425,7 +482,8 @@ describe('modules show', () => {
     const res = await cb.run(['modules', 'show', 'mod_02']);
     expect(res).toEqual({
       code: 0,
-      stdout: 'id\tmod_02\ncourseId\tcrs_data101\ntitle\tSummarising data\nobjective\tChoose and compute the mean, median or mode that fits a question.\nposition\t1\nstatus\tpublished\n',
+      stdout:
+        'id\tmod_02\ncourseId\tcrs_data101\ntitle\tSummarising data\nobjective\tChoose and compute the mean, median or mode that fits a question.\nposition\t1\nstatus\tpublished\n',
       stderr: '',
     });
   });
@@ -462,10 +520,26 @@ describe('modules create', () => {
   });
 
   it('a --position that is not a number is a usage error (exit 2); out of range is invalid (exit 3)', async () => {
-    expectError(await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', 'first']), 2, 'error: --position must be a number (got "first")\n');
-    expectError(await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '-1']), 3, 'error (invalid): position: must be >= 0\n');
-    expectError(await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '1.5']), 3, 'error (invalid): position: must be an integer\n');
-    expectError(await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '99']), 3, /^error \(invalid\): position: must be between 0 and \d+\n$/);
+    expectError(
+      await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', 'first']),
+      2,
+      'error: --position must be a number (got "first")\n',
+    );
+    expectError(
+      await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '-1']),
+      3,
+      'error (invalid): position: must be >= 0\n',
+    );
+    expectError(
+      await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '1.5']),
+      3,
+      'error (invalid): position: must be an integer\n',
+    );
+    expectError(
+      await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '99']),
+      3,
+      /^error \(invalid\): position: must be between 0 and \d+\n$/,
+    );
   });
 
   it('an unknown course is not-found (exit 5); a student may not add modules (exit 4)', async () => {
@@ -480,8 +554,19 @@ describe('modules update', () => {
   it('changes the given fields; a new --position shifts its siblings', async () => {
     const res = await cb.run(['--as', 'usr_instructor', 'modules', 'update', 'mod_03', '--title', 'Charts', '--position', '0']);
     expect(res.code).toBe(0);
-    expect(fields(res.stdout)).toEqual({ id: 'mod_03', courseId: 'crs_data101', title: 'Charts', objective: 'Build a chart that answers one question without misleading.', position: '0', status: 'draft' });
-    expect(rows(await cb.ok(['modules', 'list', 'crs_data101'])).map((r) => r.slice(0, 2))).toEqual([['0', 'mod_03'], ['1', 'mod_01'], ['2', 'mod_02']]);
+    expect(fields(res.stdout)).toEqual({
+      id: 'mod_03',
+      courseId: 'crs_data101',
+      title: 'Charts',
+      objective: 'Build a chart that answers one question without misleading.',
+      position: '0',
+      status: 'draft',
+    });
+    expect(rows(await cb.ok(['modules', 'list', 'crs_data101'])).map((r) => r.slice(0, 2))).toEqual([
+      ['0', 'mod_03'],
+      ['1', 'mod_01'],
+      ['2', 'mod_02'],
+    ]);
   });
 
   it('no field to change is a usage error (exit 2) naming the flags', async () => {
@@ -508,7 +593,15 @@ describe('lessons create', () => {
     const res = await cb.run(['lessons', 'create', '--module', 'mod_03', '--title', 'Honest axes', '--minutes', '20']);
     expect(res.code).toBe(0);
     const lesson = fields(res.stdout);
-    expect(lesson).toMatchObject({ moduleId: 'mod_03', courseId: 'crs_data101', title: 'Honest axes', minutes: '20', status: 'draft', publishedAt: '', position: '1' });
+    expect(lesson).toMatchObject({
+      moduleId: 'mod_03',
+      courseId: 'crs_data101',
+      title: 'Honest axes',
+      minutes: '20',
+      status: 'draft',
+      publishedAt: '',
+      position: '1',
+    });
     expect(rows(await cb.ok(['lessons', 'list', 'mod_03'])).map((r) => r[1])).toEqual(['les_05', lesson.id]);
   });
 
@@ -535,7 +628,11 @@ describe('lessons create', () => {
   });
 
   it('an unknown module is not-found (exit 5); a student may not add lessons (exit 4)', async () => {
-    expectError(await cb.run(['lessons', 'create', '--module', 'mod_nope', '--title', 'X', '--minutes', '5']), 5, 'error (not-found): Module "mod_nope" was not found.\n');
+    expectError(
+      await cb.run(['lessons', 'create', '--module', 'mod_nope', '--title', 'X', '--minutes', '5']),
+      5,
+      'error (not-found): Module "mod_nope" was not found.\n',
+    );
     expectError(await cb.run(['--as', 'usr_s01', 'lessons', 'create', '--module', 'mod_01', '--title', 'X', '--minutes', '5']), 4, FORBIDDEN_WRITE);
   });
 });
@@ -564,7 +661,8 @@ describe('lessons show', () => {
   it('prints the lesson as key/value lines', async () => {
     expect(await cb.run(['lessons', 'show', 'les_02'])).toEqual({
       code: 0,
-      stdout: 'id\tles_02\nmoduleId\tmod_01\ncourseId\tcrs_data101\ntitle\tSpotting dirty data\nminutes\t30\nposition\t1\nstatus\tpublished\npublishedAt\t2026-08-03T09:00:00.000Z\n',
+      stdout:
+        'id\tles_02\nmoduleId\tmod_01\ncourseId\tcrs_data101\ntitle\tSpotting dirty data\nminutes\t30\nposition\t1\nstatus\tpublished\npublishedAt\t2026-08-03T09:00:00.000Z\n',
       stderr: '',
     });
   });

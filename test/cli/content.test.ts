@@ -30,7 +30,12 @@ describe('content through the CLI', () => {
     expect(add.code).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({ type: 'heading', level: 2, position: 3 });
     const list = await cb(['blocks', 'list', 'les_welcome']);
-    expect(list.stdout.trim().split('\n').map((l) => l.split('\t')[2])).toEqual(['heading', 'paragraph', 'link', 'heading']);
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[2]),
+    ).toEqual(['heading', 'paragraph', 'link', 'heading']);
     const review = await cb(['--json', 'blocks', 'review', 'blk_a10', '--accept']);
     expect(JSON.parse(review.stdout)).toMatchObject({ aiState: 'accepted' });
     expect((await cb(['blocks', 'review', 'blk_a10', '--accept'])).code).toBe(6);
@@ -41,7 +46,10 @@ describe('content through the CLI', () => {
   it('assignments update: --due none clears; unknown instruction id exits 3; missing assignment exits 5', async () => {
     const cleared = await cb(['--json', 'assignments', 'update', 'asg_summary', '--due', 'none', '--points', '25']);
     expect(JSON.parse(cleared.stdout)).toMatchObject({ dueAt: null, points: 25 });
-    const bad = await cb(['assignments', 'update', 'asg_summary', '--instructions-file', '-'], JSON.stringify([{ id: 'blk_nope', type: 'paragraph', text: 'x' }]));
+    const bad = await cb(
+      ['assignments', 'update', 'asg_summary', '--instructions-file', '-'],
+      JSON.stringify([{ id: 'blk_nope', type: 'paragraph', text: 'x' }]),
+    );
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/instructions\[0\]\.id/);
     expect((await cb(['assignments', 'show', 'asg_nope'])).code).toBe(5);

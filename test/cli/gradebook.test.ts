@@ -52,7 +52,20 @@ describe('gradebook through the CLI', () => {
     const checks = await runCli([...remoteArgs(), '--json', 'gradebook', 'checks', 'crs_data101']);
     expect(checks.code).toBe(0);
     expect(Array.isArray(JSON.parse(checks.stdout))).toBe(true);
-    const stale = await runCli([...remoteArgs(), 'gradebook', 'final', 'set', 'crs_data101', 'usr_s07', '--letter', 'A', '--reason', 'x', '--expected-version', '0']);
+    const stale = await runCli([
+      ...remoteArgs(),
+      'gradebook',
+      'final',
+      'set',
+      'crs_data101',
+      'usr_s07',
+      '--letter',
+      'A',
+      '--reason',
+      'x',
+      '--expected-version',
+      '0',
+    ]);
     expect(stale.code).toBe(6);
     expect(stale.stderr).toMatch(/conflict/);
     const badLetter = await runCli([...remoteArgs(), 'gradebook', 'final', 'set', 'crs_data101', 'usr_s07', '--letter', 'Q', '--reason', 'x']);

@@ -9,17 +9,31 @@ const FIXTURE = join(home.dir, 'fixture.json');
 let served: Served;
 
 beforeAll(async () => {
-  writeFileSync(FIXTURE, JSON.stringify({
-    coursebook: 1,
-    users: [{ id: 'admin', name: 'Admin', admin: true }, { id: 'owner', name: 'Owner' }, { id: 'm', name: 'M' }, { id: 'r', name: 'R' },
-      ...[1, 2, 3].flatMap((k) => [{ id: `x${k}`, name: `X${k}` }, { id: `y${k}`, name: `Y${k}` }])],
-    tokens: [{ token: 'admin-token', userId: 'admin', scopes: ['*'] }, { token: 'owner-token', userId: 'owner', scopes: ['*'] }],
-    templates: [
-      { id: 'tpl_a', name: 'A', accessFloor: 50 },
-      { id: 'tpl_b', name: 'B', accessFloor: 60 },
-      { id: 'tpl_u', name: 'Personal', owner: { kind: 'user', userId: 'owner' }, accessFloor: 10 },
-    ],
-  }));
+  writeFileSync(
+    FIXTURE,
+    JSON.stringify({
+      coursebook: 1,
+      users: [
+        { id: 'admin', name: 'Admin', admin: true },
+        { id: 'owner', name: 'Owner' },
+        { id: 'm', name: 'M' },
+        { id: 'r', name: 'R' },
+        ...[1, 2, 3].flatMap((k) => [
+          { id: `x${k}`, name: `X${k}` },
+          { id: `y${k}`, name: `Y${k}` },
+        ]),
+      ],
+      tokens: [
+        { token: 'admin-token', userId: 'admin', scopes: ['*'] },
+        { token: 'owner-token', userId: 'owner', scopes: ['*'] },
+      ],
+      templates: [
+        { id: 'tpl_a', name: 'A', accessFloor: 50 },
+        { id: 'tpl_b', name: 'B', accessFloor: 60 },
+        { id: 'tpl_u', name: 'Personal', owner: { kind: 'user', userId: 'owner' }, accessFloor: 10 },
+      ],
+    }),
+  );
   expect((await runCli(['--db', home.db, 'import', FIXTURE], { env: home.env })).code).toBe(0);
   served = await startServe(['--memory', '--seed', FIXTURE, '--log', 'off', '--deterministic']);
 });
@@ -52,7 +66,17 @@ describe('templates bulk-update', () => {
     const bad = await local(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=180', '--yes']);
     expect(bad.code).toBe(3);
     expect(JSON.parse((await local(['--json', 'templates', 'show', 'tpl_a'])).stdout).accessFloor).toBe(50);
-    const ok = await local(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=80', '--set', 'tutorDefaults.lesson=on', '--yes']);
+    const ok = await local([
+      'templates',
+      'bulk-update',
+      '--where',
+      'owner.kind=institution',
+      '--set',
+      'accessFloor=80',
+      '--set',
+      'tutorDefaults.lesson=on',
+      '--yes',
+    ]);
     expect(ok.code).toBe(0);
     const a = JSON.parse((await local(['--json', 'templates', 'show', 'tpl_a'])).stdout);
     expect(a).toMatchObject({ accessFloor: 80, tutorDefaults: { lesson: 'on', assignment: 'off' } });
@@ -72,7 +96,9 @@ describe('templates bulk-update', () => {
 
 describe('reporting lines and certificates via the CLI', () => {
   it('separate processes adding opposite lines at once: exactly one of each pair wins', async () => {
-    const runs = await Promise.all([1, 2, 3].flatMap((k) => [local(['reporting-lines', 'add', `x${k}`, `y${k}`]), local(['reporting-lines', 'add', `y${k}`, `x${k}`])]));
+    const runs = await Promise.all(
+      [1, 2, 3].flatMap((k) => [local(['reporting-lines', 'add', `x${k}`, `y${k}`]), local(['reporting-lines', 'add', `y${k}`, `x${k}`])]),
+    );
     for (let k = 0; k < 3; k++) {
       expect([runs[2 * k]!.code, runs[2 * k + 1]!.code].sort(), `pair ${k + 1}: ${runs[2 * k]!.stderr} ${runs[2 * k + 1]!.stderr}`).toEqual([0, 6]);
     }

@@ -5,11 +5,11 @@
 import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/context.js';
-import { type Clock } from '../../src/runtime/clock.js';
+import type { Clock } from '../../src/runtime/clock.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
-import { openStore, type Store } from '../../src/store/db.js';
-import { importDataset } from '../../src/store/dataset.js';
 import type { DatasetInput } from '../../src/schemas/dataset.js';
+import { importDataset } from '../../src/store/dataset.js';
+import { openStore, type Store } from '../../src/store/db.js';
 
 export const T0 = '2026-11-22T08:30:00.000Z';
 

@@ -13,7 +13,11 @@ export interface Served {
 /** Start `coursebook serve ...` and wait for its one JSON listening line. */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr!.setEncoding('utf8').on('data', (d) => (err += d));
     const lines = createInterface({ input: child.stdout! });

@@ -27,7 +27,7 @@ function seed(store: Store, students = STUDENTS): void {
     INSERT INTO courses (id, title, created_at, updated_at)
       VALUES ('c1', 'One', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'), ('c2', 'Two', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
     INSERT INTO modules (id, course_id, title, position) VALUES ('m1', 'c1', 'M1', 0), ('m2', 'c2', 'M2', 0);`);
-  const user = db.prepare("INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)");
+  const user = db.prepare('INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)');
   const enrol = db.prepare("INSERT INTO enrollments (course_id, user_id, role) VALUES (?, ?, 'student')");
   for (const s of students) {
     user.run(s, `Student ${s}`);
@@ -49,14 +49,16 @@ function addAssignment(store: Store, id: string, course: string): void {
 }
 
 const publishedIds = (store: Store, course: string) =>
-  (store.db.prepare("SELECT id FROM assignments WHERE course_id = ? AND status = 'published' ORDER BY id").pluck().all(course) as string[]);
+  store.db.prepare("SELECT id FROM assignments WHERE course_id = ? AND status = 'published' ORDER BY id").pluck().all(course) as string[];
 const studentIds = (store: Store, course: string) =>
-  (store.db.prepare("SELECT user_id FROM enrollments WHERE course_id = ? AND role = 'student' ORDER BY user_id").pluck().all(course) as string[]);
+  store.db.prepare("SELECT user_id FROM enrollments WHERE course_id = ? AND role = 'student' ORDER BY user_id").pluck().all(course) as string[];
 
 /** The records straight from the submissions table, no cache involved. */
 function directRecords(store: Store, items: string[], students: string[]): SubmissionRecords {
   const rows = store.db
-    .prepare('SELECT assignment_id AS assignmentId, student_id AS studentId, attempt, submitted_at AS submittedAt, score, released_at AS releasedAt FROM submissions')
+    .prepare(
+      'SELECT assignment_id AS assignmentId, student_id AS studentId, attempt, submitted_at AS submittedAt, score, released_at AS releasedAt FROM submissions',
+    )
     .all() as { assignmentId: string; studentId: string; attempt: number; submittedAt: string; score: number | null; releasedAt: string | null }[];
   return recordsFromSubmissions(items, students, rows);
 }
@@ -82,16 +84,33 @@ function checkCourse(store: Store, course: string): void {
 
 let nextId = 0;
 function submit(store: Store, assignmentId: string, studentId: string, score: number | null, released: boolean, minutes: number): void {
-  const attempt = (store.db.prepare('SELECT COALESCE(MAX(attempt), 0) + 1 AS n FROM submissions WHERE assignment_id = ? AND student_id = ?').get(assignmentId, studentId) as { n: number }).n;
+  const attempt = (
+    store.db.prepare('SELECT COALESCE(MAX(attempt), 0) + 1 AS n FROM submissions WHERE assignment_id = ? AND student_id = ?').get(assignmentId, studentId) as {
+      n: number;
+    }
+  ).n;
   insertSubmission(store, {
-    id: `sub${++nextId}`, assignmentId, studentId, attempt, state: score === null ? 'submitted' : 'graded', text: 'x', fileId: null, link: null,
+    id: `sub${++nextId}`,
+    assignmentId,
+    studentId,
+    attempt,
+    state: score === null ? 'submitted' : 'graded',
+    text: 'x',
+    fileId: null,
+    link: null,
     submittedAt: new Date(Date.UTC(2026, 0, 20) + minutes * 60_000).toISOString(),
     grade: score === null ? null : grade(score, released),
   });
 }
 
 const grade = (score: number | null, released: boolean) => ({
-  score, criteria: [], feedback: '', feedbackOrigin: 'human' as const, feedbackProvenance: null, gradedBy: 't', gradedAt: '2026-02-02T00:00:00.000Z',
+  score,
+  criteria: [],
+  feedback: '',
+  feedbackOrigin: 'human' as const,
+  feedbackProvenance: null,
+  gradedBy: 't',
+  gradedAt: '2026-02-02T00:00:00.000Z',
   releasedAt: released ? '2026-02-03T00:00:00.000Z' : null,
 });
 
@@ -105,9 +124,22 @@ type Op =
   | { kind: 'delete-student'; s: number }
   | { kind: 'read' };
 
-const score = fc.option(fc.integer({ min: 0, max: 40 }).map((q) => q / 4), { nil: null });
+const score = fc.option(
+  fc.integer({ min: 0, max: 40 }).map((q) => q / 4),
+  { nil: null },
+);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('submit' as const), a: fc.nat(4), s: fc.nat(2), score, released: fc.boolean(), minutes: fc.integer({ min: -5000, max: 20000 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('submit' as const),
+      a: fc.nat(4),
+      s: fc.nat(2),
+      score,
+      released: fc.boolean(),
+      minutes: fc.integer({ min: -5000, max: 20000 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('regrade' as const), pick: fc.nat(), score, released: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-submission' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-assignment' as const), a: fc.nat(3) }) },
@@ -186,7 +218,7 @@ describe('grade cells', () => {
     expect(cells()).toEqual([]);
     checkCourse(store, 'c1');
     expect(cells()).toEqual(['s0', 's1', 's2']);
-    writeGrade(store, (store.db.prepare("SELECT id FROM submissions WHERE student_id = 's1'").pluck().get() as string), 'graded', grade(9, false));
+    writeGrade(store, store.db.prepare("SELECT id FROM submissions WHERE student_id = 's1'").pluck().get() as string, 'graded', grade(9, false));
     expect(cells()).toEqual(['s0', 's2']);
     // A submission to another course's assignment leaves this course's cells alone.
     submit(store, 'b0', 's0', 3, true, 0);

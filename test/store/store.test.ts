@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
+import { insertCourse, insertModule, listModules, updateModule } from '../../src/store/courses.js';
 import { openStore } from '../../src/store/db.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
-import { insertCourse, insertModule, listModules, updateModule } from '../../src/store/courses.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -53,8 +53,22 @@ describe('openStore', () => {
   it('keeps positions contiguous: insert at a position shifts, move shifts the ones in between', () => {
     const store = openStore(':memory:');
     const now = '2026-11-22T00:00:00.000Z';
-    insertCourse(store, { id: 'c', title: 'C', description: '', status: 'draft', publishedAt: null, objectives: [], rubricId: 'course-essentials', templateId: null, accessFloor: null, tutorDefaults: { lesson: 'off', assignment: 'off' }, createdAt: now, updatedAt: now });
-    const add = (id: string, position?: number) => insertModule(store, { id, courseId: 'c', title: id, objective: '', status: 'draft', ...(position === undefined ? {} : { position }) });
+    insertCourse(store, {
+      id: 'c',
+      title: 'C',
+      description: '',
+      status: 'draft',
+      publishedAt: null,
+      objectives: [],
+      rubricId: 'course-essentials',
+      templateId: null,
+      accessFloor: null,
+      tutorDefaults: { lesson: 'off', assignment: 'off' },
+      createdAt: now,
+      updatedAt: now,
+    });
+    const add = (id: string, position?: number) =>
+      insertModule(store, { id, courseId: 'c', title: id, objective: '', status: 'draft', ...(position === undefined ? {} : { position }) });
     add('a');
     add('b');
     add('c0', 0);

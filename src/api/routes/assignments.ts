@@ -1,13 +1,21 @@
 import { z } from '@hono/zod-openapi';
 import { AppError, invalid, notFound, type Problem } from '../../errors.js';
+import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
 import { Assignment, AssignmentCreate, AssignmentUpdate } from '../../schemas/content.js';
-import { countSubmissions, getAssignment, getAssignmentRow, insertAssignment, listCourseAssignments, replaceInstructions, updateAssignmentRow } from '../../store/assignments.js';
+import {
+  countSubmissions,
+  getAssignment,
+  getAssignmentRow,
+  insertAssignment,
+  listCourseAssignments,
+  replaceInstructions,
+  updateAssignmentRow,
+} from '../../store/assignments.js';
 import { getModule } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import { getGradebookSetup } from '../../store/gradebook-setups.js';
 import { defineOperation, type RouteModule } from '../define.js';
-import { definedFields } from '../../runtime/objects.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
@@ -16,7 +24,9 @@ const AssignmentParams = z.object({ assignmentId: Id });
 function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Problem[] {
   if (categoryId === null || categoryId === undefined) return [];
   const setup = getGradebookSetup(store, courseId);
-  return setup?.categories.some((c) => c.id === categoryId) ? [] : [{ path: 'categoryId', message: `${JSON.stringify(categoryId)} is not a category of the course's gradebook setup` }];
+  return setup?.categories.some((c) => c.id === categoryId)
+    ? []
+    : [{ path: 'categoryId', message: `${JSON.stringify(categoryId)} is not a category of the course's gradebook setup` }];
 }
 
 export const assignmentsRoutes: RouteModule = [
@@ -43,13 +53,31 @@ export const assignmentsRoutes: RouteModule = [
     handler: ({ deps, params, body }) =>
       deps.store.tx(() => {
         const mod = getModule(deps.store, params.moduleId)!;
-        const problems = [...checkCategory(deps.store, mod.courseId, body.categoryId), ...(body.instructions as { id?: string }[]).flatMap((b, i) => (b.id !== undefined ? [{ path: `instructions[${i}].id`, message: 'a new assignment has no blocks to name' }] : []))];
+        const problems = [
+          ...checkCategory(deps.store, mod.courseId, body.categoryId),
+          ...(body.instructions as { id?: string }[]).flatMap((b, i) =>
+            b.id !== undefined ? [{ path: `instructions[${i}].id`, message: 'a new assignment has no blocks to name' }] : [],
+          ),
+        ];
         if (problems.length > 0) throw invalid(problems);
         const id = deps.ids.next('asg');
-        insertAssignment(deps.store, {
-          id, moduleId: mod.id, courseId: mod.courseId, title: body.title, status: 'draft', publishedAt: null, dueAt: body.dueAt,
-          points: body.points, submissionType: body.submissionType, categoryId: body.categoryId, rubric: body.rubric,
-        }, body.position);
+        insertAssignment(
+          deps.store,
+          {
+            id,
+            moduleId: mod.id,
+            courseId: mod.courseId,
+            title: body.title,
+            status: 'draft',
+            publishedAt: null,
+            dueAt: body.dueAt,
+            points: body.points,
+            submissionType: body.submissionType,
+            categoryId: body.categoryId,
+            rubric: body.rubric,
+          },
+          body.position,
+        );
         replaceInstructions(deps.store, id, body.instructions, { now: deps.clock.now(), ids: deps.ids });
         return getAssignment(deps.store, id);
       }),
@@ -113,7 +141,8 @@ export const assignmentsRoutes: RouteModule = [
       deps.store.tx(() => {
         const before = getAssignmentRow(deps.store, params.assignmentId)!;
         const n = countSubmissions(deps.store, before.id);
-        if (n > 0) throw new AppError('conflict', `Assignment ${before.id} has ${n} submission${n === 1 ? '' : 's'}; it cannot go back to draft.`, { submissions: n });
+        if (n > 0)
+          throw new AppError('conflict', `Assignment ${before.id} has ${n} submission${n === 1 ? '' : 's'}; it cannot go back to draft.`, { submissions: n });
         if (before.status !== 'draft') updateAssignmentRow(deps.store, before, { ...before, status: 'draft', publishedAt: null });
         return getAssignment(deps.store, before.id);
       }),

@@ -10,7 +10,11 @@ import { defineOperation, type RouteModule } from '../define.js';
 const LessonParams = z.object({ lessonId: Id });
 const BlockParams = z.object({ blockId: Id });
 
-const loadBlock = (store: Parameters<typeof getBlock>[0], id: string) => getBlock(store, id) ?? (() => { throw notFound('Block', id); })();
+const loadBlock = (store: Parameters<typeof getBlock>[0], id: string) =>
+  getBlock(store, id) ??
+  (() => {
+    throw notFound('Block', id);
+  })();
 const output = (b: ReturnType<typeof getBlock>) => {
   if (!b) return b;
   const { assignmentId: _a, ...rest } = b;
@@ -45,7 +49,15 @@ export const blocksRoutes: RouteModule = [
         return insertBlock(
           deps.store,
           { lessonId: params.lessonId },
-          { id: deps.ids.next('blk'), content, origin: ai ? 'ai' : 'human', aiState: ai ? 'draft' : null, provenance: provenance ?? null, previous: null, updatedAt: deps.clock.now() },
+          {
+            id: deps.ids.next('blk'),
+            content,
+            origin: ai ? 'ai' : 'human',
+            aiState: ai ? 'draft' : null,
+            provenance: provenance ?? null,
+            previous: null,
+            updatedAt: deps.clock.now(),
+          },
           position,
         );
       }),
@@ -125,17 +137,32 @@ export const blocksRoutes: RouteModule = [
     handler: ({ deps, params, body }) =>
       deps.store.tx(() => {
         const block = loadBlock(deps.store, params.blockId);
-        if (block.aiState !== 'draft') throw new AppError('conflict', `Block ${block.id} is not an AI draft awaiting review (aiState ${JSON.stringify(block.aiState)}).`);
+        if (block.aiState !== 'draft')
+          throw new AppError('conflict', `Block ${block.id} is not an AI draft awaiting review (aiState ${JSON.stringify(block.aiState)}).`);
         const now = deps.clock.now();
         if (body.decision === 'accept') {
-          writeBlock(deps.store, block.id, { content: blockContentOf(block), origin: block.origin, aiState: 'accepted', provenance: block.provenance, previous: block.previous, updatedAt: now });
+          writeBlock(deps.store, block.id, {
+            content: blockContentOf(block),
+            origin: block.origin,
+            aiState: 'accepted',
+            provenance: block.provenance,
+            previous: block.previous,
+            updatedAt: now,
+          });
           return output(getBlock(deps.store, block.id));
         }
         if (block.previous === null) {
           deleteBlock(deps.store, block);
           return { ok: true, id: block.id, deleted: true };
         }
-        writeBlock(deps.store, block.id, { content: block.previous, origin: block.origin, aiState: 'rejected', provenance: block.provenance, previous: null, updatedAt: now });
+        writeBlock(deps.store, block.id, {
+          content: block.previous,
+          origin: block.origin,
+          aiState: 'rejected',
+          provenance: block.provenance,
+          previous: null,
+          updatedAt: now,
+        });
         return output(getBlock(deps.store, block.id));
       }),
   }),

@@ -2,11 +2,11 @@ import { z } from '@hono/zod-openapi';
 import { AppError, notFound } from '../../errors.js';
 import type { Ids } from '../../runtime/ids.js';
 import { Id } from '../../schemas/common.js';
+import type { CertificateValue } from '../../schemas/templates.js';
 import { Certificate, CertificateIssue, CertificateReplace } from '../../schemas/templates.js';
 import { codeExists, getCertificate, getCertificateByCode, insertCertificate, listReadableCertificates, markReplaced } from '../../store/certificates.js';
 import { getCourse } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
-import type { CertificateValue } from '../../schemas/templates.js';
 import { getUser } from '../../store/users.js';
 import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
@@ -29,14 +29,30 @@ export function normaliseCode(input: string): string {
   return s.length === 12 ? `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8)}` : s;
 }
 
-function issue(deps: AppDeps, userId: string, courseId: string, basis: CertificateValue['basis'], replaces: string | null, reason: string | null): CertificateValue {
+function issue(
+  deps: AppDeps,
+  userId: string,
+  courseId: string,
+  basis: CertificateValue['basis'],
+  replaces: string | null,
+  reason: string | null,
+): CertificateValue {
   const user = getUser(deps.store, userId);
   if (!user) throw notFound('User', userId);
   const course = getCourse(deps.store, courseId)!;
   // learnerName and courseTitle are copied now and never change afterwards.
   return insertCertificate(deps.store, {
-    id: deps.ids.next('cert'), code: newCode(deps.store, deps.ids), userId, learnerName: user.name, courseId, courseTitle: course.title,
-    issuedAt: deps.clock.now(), basis, replaces, replacedBy: null, replaceReason: reason,
+    id: deps.ids.next('cert'),
+    code: newCode(deps.store, deps.ids),
+    userId,
+    learnerName: user.name,
+    courseId,
+    courseTitle: course.title,
+    issuedAt: deps.clock.now(),
+    basis,
+    replaces,
+    replacedBy: null,
+    replaceReason: reason,
   });
 }
 
@@ -98,7 +114,8 @@ export const certificatesRoutes: RouteModule = [
     handler: ({ deps, params, body }) =>
       deps.store.tx(() => {
         const old = getCertificate(deps.store, params.certificateId)!;
-        if (old.replacedBy !== null) throw new AppError('conflict', `Certificate ${old.id} was already replaced by ${old.replacedBy}.`, { replacedBy: old.replacedBy });
+        if (old.replacedBy !== null)
+          throw new AppError('conflict', `Certificate ${old.id} was already replaced by ${old.replacedBy}.`, { replacedBy: old.replacedBy });
         const next = issue(deps, old.userId, old.courseId, body.basis ?? old.basis, old.id, body.reason);
         markReplaced(deps.store, old.id, next.id);
         return next;

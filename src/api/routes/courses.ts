@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { notFound } from '../../errors.js';
+import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
 import { Course, CourseCreate, CourseUpdate, Module, ModuleCreate, ModuleUpdate } from '../../schemas/content.js';
 import { changeCourse, createCourse, getCourse, getModule, insertModule, listCourses, listModules, updateModule } from '../../store/courses.js';
 import { defineOperation, type RouteModule } from '../define.js';
-import { definedFields } from '../../runtime/objects.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
@@ -30,20 +30,24 @@ export const courseRoutes: RouteModule = [
     status: 201,
     handler: ({ deps, body, granted }) => {
       const now = deps.clock.now();
-      return createCourse(deps.store, {
-        id: body.id ?? deps.ids.next('crs'),
-        title: body.title,
-        description: body.description,
-        status: 'draft',
-        publishedAt: null,
-        objectives: body.objectives,
-        rubricId: body.rubricId ?? 'course-essentials',
-        templateId: null,
-        accessFloor: null,
-        tutorDefaults: body.tutorDefaults,
-        createdAt: now,
-        updatedAt: now,
-      }, { actorId: granted.caller.user.id });
+      return createCourse(
+        deps.store,
+        {
+          id: body.id ?? deps.ids.next('crs'),
+          title: body.title,
+          description: body.description,
+          status: 'draft',
+          publishedAt: null,
+          objectives: body.objectives,
+          rubricId: body.rubricId ?? 'course-essentials',
+          templateId: null,
+          accessFloor: null,
+          tutorDefaults: body.tutorDefaults,
+          createdAt: now,
+          updatedAt: now,
+        },
+        { actorId: granted.caller.user.id },
+      );
     },
   }),
   defineOperation({
@@ -54,7 +58,11 @@ export const courseRoutes: RouteModule = [
     tag: 'courses',
     params: CourseParams,
     response: Course,
-    handler: ({ deps, params }) => getCourse(deps.store, params.courseId) ?? (() => { throw notFound('Course', params.courseId); })(),
+    handler: ({ deps, params }) =>
+      getCourse(deps.store, params.courseId) ??
+      (() => {
+        throw notFound('Course', params.courseId);
+      })(),
   }),
   defineOperation({
     operationId: 'updateCourse',
@@ -112,7 +120,11 @@ export const courseRoutes: RouteModule = [
     tag: 'modules',
     params: ModuleParams,
     response: Module,
-    handler: ({ deps, params }) => getModule(deps.store, params.moduleId) ?? (() => { throw notFound('Module', params.moduleId); })(),
+    handler: ({ deps, params }) =>
+      getModule(deps.store, params.moduleId) ??
+      (() => {
+        throw notFound('Module', params.moduleId);
+      })(),
   }),
   defineOperation({
     operationId: 'updateModule',

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { notFound } from '../../errors.js';
+import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
 import { Lesson, LessonCreate, LessonUpdate } from '../../schemas/content.js';
 import { getModule } from '../../store/courses.js';
 import { getLesson, insertLesson, listLessons, updateLesson } from '../../store/lessons.js';
 import { defineOperation, type RouteModule } from '../define.js';
-import { definedFields } from '../../runtime/objects.js';
 
 const ModuleParams = z.object({ moduleId: Id });
 const LessonParams = z.object({ lessonId: Id });
@@ -24,7 +24,15 @@ export const lessonsRoutes: RouteModule = [
     handler: ({ deps, params, body }) =>
       deps.store.tx(() => {
         const mod = getModule(deps.store, params.moduleId)!;
-        return insertLesson(deps.store, { id: deps.ids.next('les'), moduleId: mod.id, courseId: mod.courseId, title: body.title, minutes: body.minutes, status: 'draft', publishedAt: null });
+        return insertLesson(deps.store, {
+          id: deps.ids.next('les'),
+          moduleId: mod.id,
+          courseId: mod.courseId,
+          title: body.title,
+          minutes: body.minutes,
+          status: 'draft',
+          publishedAt: null,
+        });
       }),
   }),
   defineOperation({

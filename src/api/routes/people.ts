@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { AppError, notFound } from '../../errors.js';
+import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
 import { Enrollment, EnrollmentCreate, User, UserCreate, UserUpdate } from '../../schemas/people.js';
 import { deleteEnrollment, getUser, insertUser, listEnrollments, listUsers, updateUser, upsertEnrollment } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
-import { definedFields } from '../../runtime/objects.js';
 
 const UserParams = z.object({ userId: Id });
 const CourseParams = z.object({ courseId: Id });
@@ -56,7 +56,11 @@ export const peopleRoutes: RouteModule = [
     tag: 'people',
     params: UserParams,
     response: User,
-    handler: ({ deps, params }) => getUser(deps.store, params.userId) ?? (() => { throw notFound('User', params.userId); })(),
+    handler: ({ deps, params }) =>
+      getUser(deps.store, params.userId) ??
+      (() => {
+        throw notFound('User', params.userId);
+      })(),
   }),
   defineOperation({
     operationId: 'updateUser',
@@ -109,7 +113,8 @@ export const peopleRoutes: RouteModule = [
     params: z.object({ courseId: Id, userId: Id }),
     response: z.object({ ok: z.boolean() }),
     handler: ({ deps, params }) => {
-      if (!deleteEnrollment(deps.store, params.courseId, params.userId)) throw new AppError('not-found', `User ${JSON.stringify(params.userId)} is not enrolled in this course.`);
+      if (!deleteEnrollment(deps.store, params.courseId, params.userId))
+        throw new AppError('not-found', `User ${JSON.stringify(params.userId)} is not enrolled in this course.`);
       return { ok: true };
     },
   }),

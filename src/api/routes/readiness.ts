@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_RUBRIC, rubricProblems, type Rubric } from '../../domain/readiness/index.js';
+import { DEFAULT_RUBRIC, type Rubric, rubricProblems } from '../../domain/readiness/index.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { Id, Provenance } from '../../schemas/common.js';
 import { Course } from '../../schemas/content.js';
@@ -7,7 +7,16 @@ import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../.
 import { getCourse, updateCourse } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import {
-  assertCoursePublishable, courseReadiness, deleteAttestation, getFinding, listFindings, listStoredRubrics, putAttestation, putFinding, putRubric, rubricById,
+  assertCoursePublishable,
+  courseReadiness,
+  deleteAttestation,
+  getFinding,
+  listFindings,
+  listStoredRubrics,
+  putAttestation,
+  putFinding,
+  putRubric,
+  rubricById,
 } from '../../store/readiness.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
@@ -52,17 +61,30 @@ export const readinessRoutes: RouteModule = [
       deps.store.tx(() => {
         const { report, rubric, course } = courseReadiness(deps.store, params.courseId, deps.clock.now());
         if (body.rubricId !== course.rubricId) {
-          throw new AppError('conflict', `The course uses rubric ${JSON.stringify(course.rubricId)}, not ${JSON.stringify(body.rubricId)}.`, { rubricId: course.rubricId });
+          throw new AppError('conflict', `The course uses rubric ${JSON.stringify(course.rubricId)}, not ${JSON.stringify(body.rubricId)}.`, {
+            rubricId: course.rubricId,
+          });
         }
         const item = findItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
         const current = report.standards.flatMap((s) => s.items).find((i) => i.itemId === params.itemId);
         const note = body.note ?? '';
         if (item.kind === 'automatic' && current?.status === 'not-met' && note.trim() === '') {
-          throw new AppError('invalid', `note: required when attesting an automatic item that is not met`, [{ path: 'note', message: 'is required (1 to 2000 characters) when the automatic check is not met' }]);
+          throw new AppError('invalid', `note: required when attesting an automatic item that is not met`, [
+            { path: 'note', message: 'is required (1 to 2000 characters) when the automatic check is not met' },
+          ]);
         }
         const user = granted.caller.user;
-        putAttestation(deps.store, { courseId: params.courseId, rubricId: rubric.id, itemId: params.itemId, status: 'attested', by: user.id, byName: user.name, note, at: deps.clock.now() });
+        putAttestation(deps.store, {
+          courseId: params.courseId,
+          rubricId: rubric.id,
+          itemId: params.itemId,
+          status: 'attested',
+          by: user.id,
+          byName: user.name,
+          note,
+          at: deps.clock.now(),
+        });
         return courseReadiness(deps.store, params.courseId, deps.clock.now()).report;
       }),
   }),
@@ -112,8 +134,19 @@ export const readinessRoutes: RouteModule = [
         const { rubric } = courseAndRubric(deps.store, params.courseId);
         const item = findItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
-        if (item.kind !== 'ai') throw new AppError('invalid', `Item ${item.number} is ${item.kind}, not ai: findings are for ai items.`, [{ path: 'itemId', message: 'must name an ai item' }]);
-        const finding = { courseId: params.courseId, itemId: params.itemId, ...body, state: 'draft' as const, reviewedBy: null, reviewedAt: null, reviewedByName: null };
+        if (item.kind !== 'ai')
+          throw new AppError('invalid', `Item ${item.number} is ${item.kind}, not ai: findings are for ai items.`, [
+            { path: 'itemId', message: 'must name an ai item' },
+          ]);
+        const finding = {
+          courseId: params.courseId,
+          itemId: params.itemId,
+          ...body,
+          state: 'draft' as const,
+          reviewedBy: null,
+          reviewedAt: null,
+          reviewedByName: null,
+        };
         putFinding(deps.store, finding);
         return finding;
       }),
@@ -132,7 +165,13 @@ export const readinessRoutes: RouteModule = [
         const finding = getFinding(deps.store, params.courseId, params.itemId);
         if (!finding) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no finding.`);
         const user = granted.caller.user;
-        const reviewed = { ...finding, state: body.decision === 'accept' ? ('accepted' as const) : ('rejected' as const), reviewedBy: user.id, reviewedByName: user.name, reviewedAt: deps.clock.now() };
+        const reviewed = {
+          ...finding,
+          state: body.decision === 'accept' ? ('accepted' as const) : ('rejected' as const),
+          reviewedBy: user.id,
+          reviewedByName: user.name,
+          reviewedAt: deps.clock.now(),
+        };
         putFinding(deps.store, reviewed);
         return reviewed;
       }),
@@ -146,7 +185,11 @@ export const readinessRoutes: RouteModule = [
     response: z.array(z.object({ id: z.string(), name: z.string(), attribution: z.string(), builtIn: z.boolean(), items: z.number() })),
     handler: ({ deps }) =>
       [DEFAULT_RUBRIC, ...listStoredRubrics(deps.store)].map((r) => ({
-        id: r.id, name: r.name, attribution: r.attribution, builtIn: r.id === DEFAULT_RUBRIC.id, items: r.standards.reduce((n, s) => n + s.items.length, 0),
+        id: r.id,
+        name: r.name,
+        attribution: r.attribution,
+        builtIn: r.id === DEFAULT_RUBRIC.id,
+        items: r.standards.reduce((n, s) => n + s.items.length, 0),
       })),
   }),
   defineOperation({
@@ -157,7 +200,11 @@ export const readinessRoutes: RouteModule = [
     tag: 'readiness',
     params: z.object({ rubricId: Id }),
     response: StandardsRubric,
-    handler: ({ deps, params }) => rubricById(deps.store, params.rubricId) ?? (() => { throw new AppError('not-found', `Rubric ${JSON.stringify(params.rubricId)} was not found.`); })(),
+    handler: ({ deps, params }) =>
+      rubricById(deps.store, params.rubricId) ??
+      (() => {
+        throw new AppError('not-found', `Rubric ${JSON.stringify(params.rubricId)} was not found.`);
+      })(),
   }),
   defineOperation({
     operationId: 'importRubric',

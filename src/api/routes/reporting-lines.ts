@@ -37,7 +37,12 @@ export const reportingLinesRoutes: RouteModule = [
         }
         const loop = loopIfAdded(lines, body.managerId, body.reportId);
         if (loop) throw new AppError('conflict', `This line would make a loop: ${loop.join(' -> ')}.`, { loop });
-        return insertReportingLine(deps.store, { managerId: body.managerId, reportId: body.reportId, createdBy: granted.caller.user.id, createdAt: deps.clock.now() });
+        return insertReportingLine(deps.store, {
+          managerId: body.managerId,
+          reportId: body.reportId,
+          createdBy: granted.caller.user.id,
+          createdAt: deps.clock.now(),
+        });
       }),
   }),
   defineOperation({
@@ -50,7 +55,8 @@ export const reportingLinesRoutes: RouteModule = [
     response: z.object({ ok: z.boolean() }),
     handler: ({ deps, params }) =>
       deps.store.tx(() => {
-        if (!deleteReportingLine(deps.store, params.managerId, params.reportId)) throw new AppError('not-found', `${params.reportId} does not report to ${params.managerId}.`);
+        if (!deleteReportingLine(deps.store, params.managerId, params.reportId))
+          throw new AppError('not-found', `${params.reportId} does not report to ${params.managerId}.`);
         return { ok: true };
       }),
   }),

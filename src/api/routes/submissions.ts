@@ -50,7 +50,8 @@ export const submissionsRoutes: RouteModule = [
     params: AssignmentParams,
     response: z.array(Submission),
     handler: ({ deps, params, granted }) => {
-      if (granted.role === 'reviewer') throw new AppError('forbidden', "Only the course's instructors, admins and the submitting students may read submissions.");
+      if (granted.role === 'reviewer')
+        throw new AppError('forbidden', "Only the course's instructors, admins and the submitting students may read submissions.");
       return listSubmissions(deps.store, params.assignmentId, granted.role === 'student' ? granted.caller.user.id : undefined);
     },
   }),
@@ -68,7 +69,7 @@ export const submissionsRoutes: RouteModule = [
     operationId: 'gradeSubmission',
     method: 'put',
     path: '/submissions/{submissionId}/grade',
-    summary: "Grade a submission; with a rubric, criteria name its criteria and levels and the score defaults to their sum",
+    summary: 'Grade a submission; with a rubric, criteria name its criteria and levels and the score defaults to their sum',
     tag: 'submissions',
     params: SubmissionParams,
     body: GradeInput,

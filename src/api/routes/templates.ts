@@ -3,12 +3,12 @@ import { placeModules } from '../../domain/templates/templates.js';
 import { AppError, notFound } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { Course } from '../../schemas/content.js';
+import type { TemplateValue } from '../../schemas/templates.js';
 import { Template, TemplateCreate, TemplateUpdate } from '../../schemas/templates.js';
-import type { Store } from '../../store/db.js';
 import { insertBlock } from '../../store/blocks.js';
 import { createCourse, insertModule } from '../../store/courses.js';
+import type { Store } from '../../store/db.js';
 import { insertLesson } from '../../store/lessons.js';
-import type { TemplateValue } from '../../schemas/templates.js';
 import { getTemplate, listTemplates, putTemplate } from '../../store/templates.js';
 import { getUser } from '../../store/users.js';
 import type { AppDeps, Caller } from '../context.js';
@@ -60,13 +60,17 @@ export const templatesRoutes: RouteModule = [
     tag: 'templates',
     params: z.object({ templateId: Id }),
     response: Template,
-    handler: ({ deps, params }) => getTemplate(deps.store, params.templateId) ?? (() => { throw notFound('Template', params.templateId); })(),
+    handler: ({ deps, params }) =>
+      getTemplate(deps.store, params.templateId) ??
+      (() => {
+        throw notFound('Template', params.templateId);
+      })(),
   }),
   defineOperation({
     operationId: 'createTemplate',
     method: 'post',
     path: '/templates',
-    summary: "Create a template (admins: any owner; others: owned by themselves)",
+    summary: 'Create a template (admins: any owner; others: owned by themselves)',
     tag: 'templates',
     body: TemplateCreate,
     response: Template,
@@ -74,14 +78,22 @@ export const templatesRoutes: RouteModule = [
     handler: ({ deps, body, granted }) => {
       const { user } = granted.caller;
       const owner = body.owner ?? (user.admin ? { kind: 'institution' as const } : { kind: 'user' as const, userId: user.id });
-      if (!user.admin && !(owner.kind === 'user' && owner.userId === user.id)) throw new AppError('forbidden', 'Only admins may create templates owned by the institution or by someone else.');
+      if (!user.admin && !(owner.kind === 'user' && owner.userId === user.id))
+        throw new AppError('forbidden', 'Only admins may create templates owned by the institution or by someone else.');
       return deps.store.tx(() => {
         requireOwnerExists(deps.store, owner);
         const id = body.id ?? deps.ids.next('tpl');
         if (getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
         return putTemplate(deps.store, {
-          id, name: body.name, description: body.description, owner, modules: placeModules([], body.modules),
-          tutorDefaults: body.tutorDefaults, accessFloor: body.accessFloor, updatedBy: user.id, updatedAt: deps.clock.now(),
+          id,
+          name: body.name,
+          description: body.description,
+          owner,
+          modules: placeModules([], body.modules),
+          tutorDefaults: body.tutorDefaults,
+          accessFloor: body.accessFloor,
+          updatedBy: user.id,
+          updatedAt: deps.clock.now(),
         });
       });
     },
@@ -103,7 +115,12 @@ export const templatesRoutes: RouteModule = [
     path: '/templates/bulk-update',
     summary: 'Apply one PATCH per template, all in one transaction: all or nothing (admins)',
     tag: 'templates',
-    body: z.strictObject({ updates: z.array(z.strictObject({ id: Id, patch: TemplateUpdate })).min(1).max(10_000) }),
+    body: z.strictObject({
+      updates: z
+        .array(z.strictObject({ id: Id, patch: TemplateUpdate }))
+        .min(1)
+        .max(10_000),
+    }),
     response: z.object({ updated: z.array(z.string()) }),
     handler: ({ deps, body, granted }) =>
       deps.store.tx(() => {
@@ -116,7 +133,7 @@ export const templatesRoutes: RouteModule = [
     operationId: 'createCourseFromTemplate',
     method: 'post',
     path: '/templates/{templateId}/courses',
-    summary: "Create a course from a template: its modules (start ones first), lessons, blocks, tutorDefaults and accessFloor",
+    summary: 'Create a course from a template: its modules (start ones first), lessons, blocks, tutorDefaults and accessFloor',
     tag: 'templates',
     params: z.object({ templateId: Id }),
     body: z.strictObject({ title: z.string().min(1).max(200), id: Id.optional(), description: z.string().max(20_000).default('') }),
@@ -132,18 +149,44 @@ function createFromTemplate(deps: AppDeps, templateId: string, body: { title: st
     const t = getTemplate(store, templateId);
     if (!t) throw notFound('Template', templateId);
     const now = deps.clock.now();
-    const course = createCourse(store, {
-      id: body.id ?? ids.next('crs'), title: body.title, description: body.description, status: 'draft', publishedAt: null, objectives: [],
-      rubricId: 'course-essentials', templateId: t.id, accessFloor: t.accessFloor, tutorDefaults: t.tutorDefaults, createdAt: now, updatedAt: now,
-    }, { actorId });
+    const course = createCourse(
+      store,
+      {
+        id: body.id ?? ids.next('crs'),
+        title: body.title,
+        description: body.description,
+        status: 'draft',
+        publishedAt: null,
+        objectives: [],
+        rubricId: 'course-essentials',
+        templateId: t.id,
+        accessFloor: t.accessFloor,
+        tutorDefaults: t.tutorDefaults,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { actorId },
+    );
     // A new course has no modules of its own, so `start` modules then `end` modules, each in template order.
     const ordered = [...t.modules.filter((m) => m.placement === 'start'), ...t.modules.filter((m) => m.placement === 'end')];
     for (const m of ordered) {
       const mod = insertModule(store, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
       for (const l of m.lessons) {
-        const lesson = insertLesson(store, { id: ids.next('les'), moduleId: mod.id, courseId: course.id, title: l.title, minutes: l.minutes, status: 'draft', publishedAt: null });
+        const lesson = insertLesson(store, {
+          id: ids.next('les'),
+          moduleId: mod.id,
+          courseId: course.id,
+          title: l.title,
+          minutes: l.minutes,
+          status: 'draft',
+          publishedAt: null,
+        });
         for (const b of l.blocks) {
-          insertBlock(store, { lessonId: lesson.id }, { id: ids.next('blk'), content: b.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now });
+          insertBlock(
+            store,
+            { lessonId: lesson.id },
+            { id: ids.next('blk'), content: b.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now },
+          );
         }
       }
     }

@@ -32,13 +32,23 @@ export const tokensRoutes: RouteModule = [
       const beyond = body.scopes.filter((s) => !hasScope(caller, s));
       if (beyond.length > 0) throw new AppError('forbidden', `This credential cannot grant scopes it does not have: ${beyond.join(', ')}.`, { scopes: beyond });
       const now = deps.clock.now();
-      if (body.expiresAt !== null && body.expiresAt <= now) throw new AppError('invalid', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
+      if (body.expiresAt !== null && body.expiresAt <= now)
+        throw new AppError('invalid', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
       return deps.store.tx(() => {
         if (!getUser(deps.store, userId)) throw new AppError('not-found', `User ${JSON.stringify(userId)} was not found.`);
         const secret = deps.ids.secret();
         const token = insertToken(
           deps.store,
-          { id: deps.ids.next('tok'), userId, name: body.name, scopes: [...new Set(body.scopes)], createdAt: now, expiresAt: body.expiresAt, revokedAt: null, lastUsedAt: null },
+          {
+            id: deps.ids.next('tok'),
+            userId,
+            name: body.name,
+            scopes: [...new Set(body.scopes)],
+            createdAt: now,
+            expiresAt: body.expiresAt,
+            revokedAt: null,
+            lastUsedAt: null,
+          },
           sha256Hex(secret),
         );
         return { token: secret, ...token };

@@ -33,9 +33,6 @@ export function courseFileToDataset(file: CourseFileValue, ids: Ids): DatasetInp
       });
     });
   });
-  const setup = file.gradebookSetup
-    ? [{ ...file.gradebookSetup, courseId, categories: file.gradebookSetup.categories.map((c) => ({ ...c, courseId })) }]
-    : [];
+  const setup = file.gradebookSetup ? [{ ...file.gradebookSetup, courseId, categories: file.gradebookSetup.categories.map((c) => ({ ...c, courseId })) }] : [];
   return { coursebook: 1, courses: [{ id: courseId, ...course }], modules, lessons, blocks, assignments, gradebookSetups: setup };
 }
-

@@ -22,7 +22,12 @@ export type InstructionPlan =
   | { kind: 'new'; position: number; content: Content };
 
 const sameContent = (a: Content, b: Content): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-const sortKeys = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+const sortKeys = (o: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 
 /**
  * The given list replaces the stored one. A given block with the id of a stored block keeps
@@ -102,7 +107,10 @@ const decimals = (x: number): number => {
 const FIELD_OF = { text: 'text', file: 'fileId', link: 'link' } as const;
 
 /** Exactly the field that matches the submission type, non-empty; no other. */
-export function submissionProblems(type: 'text' | 'file' | 'link', body: { text?: string | undefined; fileId?: string | undefined; link?: string | undefined }): Problem[] {
+export function submissionProblems(
+  type: 'text' | 'file' | 'link',
+  body: { text?: string | undefined; fileId?: string | undefined; link?: string | undefined },
+): Problem[] {
   const problems: Problem[] = [];
   const wanted = FIELD_OF[type];
   for (const field of ['text', 'fileId', 'link'] as const) {

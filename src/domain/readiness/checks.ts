@@ -34,9 +34,17 @@ function context(input: ReadinessInput) {
   };
   /** Every block with a readable name of where it is and its fix target. */
   const allBlocks = (): { block: Block; where: string; target: { kind: 'block'; lessonId: string | null; blockId: string; assignmentId?: string } }[] => [
-    ...input.blocks.map((b) => ({ block: b, where: `${lessonName(b.lessonId ?? '')}: block ${b.position + 1}`, target: { kind: 'block' as const, lessonId: b.lessonId, blockId: b.id } })),
+    ...input.blocks.map((b) => ({
+      block: b,
+      where: `${lessonName(b.lessonId ?? '')}: block ${b.position + 1}`,
+      target: { kind: 'block' as const, lessonId: b.lessonId, blockId: b.id },
+    })),
     ...input.assignments.flatMap((a) =>
-      a.instructions.map((b) => ({ block: b, where: `Assignment "${a.title}": instruction block ${b.position + 1}`, target: { kind: 'block' as const, lessonId: null, blockId: b.id, assignmentId: a.id } })),
+      a.instructions.map((b) => ({
+        block: b,
+        where: `Assignment "${a.title}": instruction block ${b.position + 1}`,
+        target: { kind: 'block' as const, lessonId: null, blockId: b.id, assignmentId: a.id },
+      })),
     ),
   ];
   return { modules, moduleNo, blocksByLesson, lessonName, allBlocks };
@@ -60,17 +68,41 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
     const first = modules[0]!;
     const lessons = input.lessons.filter((l) => l.moduleId === first.id).sort((a, b) => a.position - b.position);
     if (lessons.length === 0) {
-      return { applicable: true, problems: [{ evidence: `Module "${first.title}", the first module, has no lessons.`, fix: { label: 'Add a welcome lesson to the first module.', target: { kind: 'module', moduleId: first.id } } }] };
+      return {
+        applicable: true,
+        problems: [
+          {
+            evidence: `Module "${first.title}", the first module, has no lessons.`,
+            fix: { label: 'Add a welcome lesson to the first module.', target: { kind: 'module', moduleId: first.id } },
+          },
+        ],
+      };
     }
     const lesson = lessons[0]!;
     if (hasContent(blocksByLesson.get(lesson.id))) return ok();
-    return { applicable: true, problems: [{ evidence: `${lessonName(lesson.id)}, the first lesson, has no content.`, fix: { label: 'Add content to the first lesson.', target: { kind: 'lesson', lessonId: lesson.id } } }] };
+    return {
+      applicable: true,
+      problems: [
+        {
+          evidence: `${lessonName(lesson.id)}, the first lesson, has no content.`,
+          fix: { label: 'Add content to the first lesson.', target: { kind: 'lesson', lessonId: lesson.id } },
+        },
+      ],
+    };
   },
 
   'description-purpose': (input) => {
     const words = input.course.description.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
     if (words >= 30) return ok();
-    return { applicable: true, problems: [{ evidence: `The course description has ${words} word${words === 1 ? '' : 's'}; at least 30 are needed to say what the course is for and how it is organised.`, fix: { label: 'Describe what the course is for and how it is organised.', target: { kind: 'course' } } }] };
+    return {
+      applicable: true,
+      problems: [
+        {
+          evidence: `The course description has ${words} word${words === 1 ? '' : 's'}; at least 30 are needed to say what the course is for and how it is organised.`,
+          fix: { label: 'Describe what the course is for and how it is organised.', target: { kind: 'course' } },
+        },
+      ],
+    };
   },
 
   'module-objectives': (input) => {
@@ -80,7 +112,10 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
       applicable: true,
       problems: modules
         .filter((m) => m.objective.trim() === '')
-        .map((m) => ({ evidence: `Module "${m.title}" (module ${modules.indexOf(m) + 1}) states no objective.`, fix: { label: 'State what learners will be able to do after this module.', target: { kind: 'module' as const, moduleId: m.id } } })),
+        .map((m) => ({
+          evidence: `Module "${m.title}" (module ${modules.indexOf(m) + 1}) states no objective.`,
+          fix: { label: 'State what learners will be able to do after this module.', target: { kind: 'module' as const, moduleId: m.id } },
+        })),
     };
   },
 
@@ -97,7 +132,12 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
     if (graded.length === 0) return ok(false);
     return {
       applicable: true,
-      problems: graded.filter((a) => a.rubric.length === 0).map((a) => ({ evidence: `Assignment "${a.title}" is worth ${a.points} points but has no rubric.`, fix: { label: 'Add a rubric.', target: { kind: 'assignment' as const, assignmentId: a.id } } })),
+      problems: graded
+        .filter((a) => a.rubric.length === 0)
+        .map((a) => ({
+          evidence: `Assignment "${a.title}" is worth ${a.points} points but has no rubric.`,
+          fix: { label: 'Add a rubric.', target: { kind: 'assignment' as const, assignmentId: a.id } },
+        })),
     };
   },
 
@@ -106,7 +146,12 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
     if (published.length === 0) return ok(false);
     return {
       applicable: true,
-      problems: published.filter((a) => a.dueAt === null).map((a) => ({ evidence: `Assignment "${a.title}" has no due date.`, fix: { label: 'Set a due date.', target: { kind: 'assignment' as const, assignmentId: a.id } } })),
+      problems: published
+        .filter((a) => a.dueAt === null)
+        .map((a) => ({
+          evidence: `Assignment "${a.title}" has no due date.`,
+          fix: { label: 'Set a due date.', target: { kind: 'assignment' as const, assignmentId: a.id } },
+        })),
     };
   },
 
@@ -114,7 +159,12 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
     if (input.assignments.length === 0) return ok(false);
     return {
       applicable: true,
-      problems: input.assignments.filter((a) => !hasContent(a.instructions)).map((a) => ({ evidence: `Assignment "${a.title}" has no instructions.`, fix: { label: 'Write instructions for the assignment.', target: { kind: 'assignment' as const, assignmentId: a.id } } })),
+      problems: input.assignments
+        .filter((a) => !hasContent(a.instructions))
+        .map((a) => ({
+          evidence: `Assignment "${a.title}" has no instructions.`,
+          fix: { label: 'Write instructions for the assignment.', target: { kind: 'assignment' as const, assignmentId: a.id } },
+        })),
     };
   },
 
@@ -123,7 +173,12 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
     if (input.lessons.length === 0) return ok(false);
     return {
       applicable: true,
-      problems: input.lessons.filter((l) => !hasContent(blocksByLesson.get(l.id))).map((l) => ({ evidence: `${lessonName(l.id)} has no content.`, fix: { label: 'Add content to the lesson.', target: { kind: 'lesson' as const, lessonId: l.id } } })),
+      problems: input.lessons
+        .filter((l) => !hasContent(blocksByLesson.get(l.id)))
+        .map((l) => ({
+          evidence: `${lessonName(l.id)} has no content.`,
+          fix: { label: 'Add content to the lesson.', target: { kind: 'lesson' as const, lessonId: l.id } },
+        })),
     };
   },
 
@@ -132,15 +187,25 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
     problems: context(input)
       .allBlocks()
       .filter((x) => x.block.aiState === 'draft')
-      .map((x) => ({ evidence: `${x.where} was generated by AI and has not been reviewed.`, fix: { label: 'Review the AI-generated block: accept or reject it.', target: x.target } })),
+      .map((x) => ({
+        evidence: `${x.where} was generated by AI and has not been reviewed.`,
+        fix: { label: 'Review the AI-generated block: accept or reject it.', target: x.target },
+      })),
   }),
 
   'embed-privacy': (input) => {
-    const embeds = context(input).allBlocks().filter((x) => x.block.type === 'embed');
+    const embeds = context(input)
+      .allBlocks()
+      .filter((x) => x.block.type === 'embed');
     if (embeds.length === 0) return ok(false);
     return {
       applicable: true,
-      problems: embeds.filter((x) => !x.block.privacyUrl).map((x) => ({ evidence: `${x.where} is an embed with no link to a privacy statement.`, fix: { label: "Add the embedded service's privacy statement URL.", target: x.target } })),
+      problems: embeds
+        .filter((x) => !x.block.privacyUrl)
+        .map((x) => ({
+          evidence: `${x.where} is an embed with no link to a privacy statement.`,
+          fix: { label: "Add the embedded service's privacy statement URL.", target: x.target },
+        })),
     };
   },
 
@@ -156,9 +221,15 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
         const level = b.level as number;
         const target = { kind: 'block' as const, lessonId, blockId: b.id };
         if (previous === null && level > 2) {
-          problems.push({ evidence: `${lessonName(lessonId)}: block ${b.position + 1}, the first heading, is level ${level}; it should be level 1 or 2.`, fix: { label: 'Make the first heading level 1 or 2.', target } });
+          problems.push({
+            evidence: `${lessonName(lessonId)}: block ${b.position + 1}, the first heading, is level ${level}; it should be level 1 or 2.`,
+            fix: { label: 'Make the first heading level 1 or 2.', target },
+          });
         } else if (previous !== null && level > previous + 1) {
-          problems.push({ evidence: `${lessonName(lessonId)}: block ${b.position + 1} is a level ${level} heading after a level ${previous} heading, skipping a level.`, fix: { label: `Make this heading level ${previous + 1} or less.`, target } });
+          problems.push({
+            evidence: `${lessonName(lessonId)}: block ${b.position + 1} is a level ${level} heading after a level ${previous} heading, skipping a level.`,
+            fix: { label: `Make this heading level ${previous + 1} or less.`, target },
+          });
         }
         previous = level;
       }
@@ -167,37 +238,54 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
   },
 
   'image-alt': (input) => {
-    const images = context(input).allBlocks().filter((x) => x.block.type === 'image');
+    const images = context(input)
+      .allBlocks()
+      .filter((x) => x.block.type === 'image');
     if (images.length === 0) return ok(false);
     return {
       applicable: true,
       problems: images
         .filter((x) => !x.block.decorative && String(x.block.alt ?? '').trim() === '')
-        .map((x) => ({ evidence: `${x.where} is an image with no alt text and not marked decorative.`, fix: { label: 'Add alt text or mark the image decorative.', target: x.target } })),
+        .map((x) => ({
+          evidence: `${x.where} is an image with no alt text and not marked decorative.`,
+          fix: { label: 'Add alt text or mark the image decorative.', target: x.target },
+        })),
     };
   },
 
   'video-captions': (input) => {
-    const videos = context(input).allBlocks().filter((x) => x.block.type === 'video');
+    const videos = context(input)
+      .allBlocks()
+      .filter((x) => x.block.type === 'video');
     if (videos.length === 0) return ok(false);
     return {
       applicable: true,
-      problems: videos.filter((x) => !x.block.captions || String(x.block.captions).trim() === '').map((x) => ({ evidence: `${x.where} is a video without captions.`, fix: { label: 'Add a captions track to the video.', target: x.target } })),
+      problems: videos
+        .filter((x) => !x.block.captions || String(x.block.captions).trim() === '')
+        .map((x) => ({ evidence: `${x.where} is a video without captions.`, fix: { label: 'Add a captions track to the video.', target: x.target } })),
     };
   },
 
   'link-text': (input) => {
-    const links = context(input).allBlocks().filter((x) => x.block.type === 'link');
+    const links = context(input)
+      .allBlocks()
+      .filter((x) => x.block.type === 'link');
     if (links.length === 0) return ok(false);
     return {
       applicable: true,
       problems: links
         .filter((x) => {
           const text = String(x.block.text ?? '');
-          const norm = text.trim().toLowerCase().replace(/[.!?:;,…]+$/u, '');
+          const norm = text
+            .trim()
+            .toLowerCase()
+            .replace(/[.!?:;,…]+$/u, '');
           return BAD_LINK_TEXT.has(norm) || text.trim() === String(x.block.url).trim() || isHttpUrl(text);
         })
-        .map((x) => ({ evidence: `${x.where} is a link whose text ("${String(x.block.text)}") does not say where it goes.`, fix: { label: 'Write link text that names the destination.', target: x.target } })),
+        .map((x) => ({
+          evidence: `${x.where} is a link whose text ("${String(x.block.text)}") does not say where it goes.`,
+          fix: { label: 'Write link text that names the destination.', target: x.target },
+        })),
     };
   },
 };

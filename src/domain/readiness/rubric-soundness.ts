@@ -16,7 +16,8 @@ export function rubricProblems(rubric: StandardsRubricValue): Problem[] {
       if (ids.has(item.itemId)) problems.push({ path: `${path}.itemId`, message: `duplicate item id ${JSON.stringify(item.itemId)}` });
       ids.add(item.itemId);
       if (item.kind === 'automatic' && !item.check) problems.push({ path: `${path}.check`, message: 'is required for an automatic item' });
-      if (item.check !== undefined && !isKnownCheck(item.check)) problems.push({ path: `${path}.check`, message: `unknown check ${JSON.stringify(item.check)}` });
+      if (item.check !== undefined && !isKnownCheck(item.check))
+        problems.push({ path: `${path}.check`, message: `unknown check ${JSON.stringify(item.check)}` });
     }),
   );
   return problems;

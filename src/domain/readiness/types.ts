@@ -1,5 +1,5 @@
 /** Types of the readiness domain (readiness.md); resources are the schemas' own types. */
-import type { StoredBlockValue, AssignmentValue } from '../../schemas/content.js';
+import type { AssignmentValue, StoredBlockValue } from '../../schemas/content.js';
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../../schemas/readiness.js';
 
 export type Rubric = StandardsRubricValue;

@@ -5,7 +5,13 @@ import { blockingItemNumbers, computeReadiness, DEFAULT_RUBRIC, type ReadinessIn
 const NOW = '2026-11-22T12:00:00.000Z';
 let n = 0;
 const block = (lessonId: string | null, type: string, fields: Record<string, unknown> = {}, position = 0) => ({
-  id: `b${++n}`, lessonId, position, type, aiState: null as 'draft' | null, origin: 'human', ...fields,
+  id: `b${++n}`,
+  lessonId,
+  position,
+  type,
+  aiState: null as 'draft' | null,
+  origin: 'human',
+  ...fields,
 });
 const DESCRIPTION = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
 
@@ -25,7 +31,19 @@ function good(): ReadinessInput {
       block('l1', 'link', { url: 'https://help.example', text: 'Help centre' }, 4),
       block('l1', 'embed', { url: 'https://e', title: 'E', privacyUrl: 'https://e/privacy' }, 5),
     ],
-    assignments: [{ id: 'a1', moduleId: 'm1', title: 'Essay', position: 0, status: 'published', points: 10, dueAt: NOW, rubric: [{}], instructions: [block(null, 'paragraph', { text: 'Write.' }, 0)] }],
+    assignments: [
+      {
+        id: 'a1',
+        moduleId: 'm1',
+        title: 'Essay',
+        position: 0,
+        status: 'published',
+        points: 10,
+        dueAt: NOW,
+        rubric: [{}],
+        instructions: [block(null, 'paragraph', { text: 'Write.' }, 0)],
+      },
+    ],
     openSetupChecks: [],
     findings: [],
     attestations: [],
@@ -34,7 +52,10 @@ function good(): ReadinessInput {
   };
 }
 
-const itemOf = (input: ReadinessInput, id: string) => computeReadiness(input).standards.flatMap((s) => s.items).find((i) => i.itemId === id)!;
+const itemOf = (input: ReadinessInput, id: string) =>
+  computeReadiness(input)
+    .standards.flatMap((s) => s.items)
+    .find((i) => i.itemId === id)!;
 
 describe('automatic items', () => {
   it('all are met on a sound course', () => {
@@ -45,16 +66,46 @@ describe('automatic items', () => {
 
   const cases: [string, string, (x: ReadinessInput) => void, RegExp, Record<string, unknown>][] = [
     ['1.1', 'first module has no lessons', (x) => void (x.lessons = []), /has no lessons/, { kind: 'module', moduleId: 'm1' }],
-    ['1.1', 'first lesson has only a divider', (x) => void (x.blocks = [block('l1', 'divider', {}, 0)]), /first lesson, has no content/, { kind: 'lesson', lessonId: 'l1' }],
+    [
+      '1.1',
+      'first lesson has only a divider',
+      (x) => void (x.blocks = [block('l1', 'divider', {}, 0)]),
+      /first lesson, has no content/,
+      { kind: 'lesson', lessonId: 'l1' },
+    ],
     ['1.2', 'short description', (x) => void (x.course.description = 'Too short.'), /has 2 words/, { kind: 'course' }],
     ['2.1', 'module without objective', (x) => void (x.modules[0]!.objective = '  '), /states no objective/, { kind: 'module', moduleId: 'm1' }],
-    ['3.1', 'open gradebook check', (x) => void (x.openSetupChecks = [{ code: 'late-no-cap', target: 'late', message: 'No cap.' }]), /late-no-cap/, { kind: 'gradebook' }],
+    [
+      '3.1',
+      'open gradebook check',
+      (x) => void (x.openSetupChecks = [{ code: 'late-no-cap', target: 'late', message: 'No cap.' }]),
+      /late-no-cap/,
+      { kind: 'gradebook' },
+    ],
     ['3.2', 'graded assignment without rubric', (x) => void (x.assignments[0]!.rubric = []), /no rubric/, { kind: 'assignment', assignmentId: 'a1' }],
     ['3.3', 'published assignment without due date', (x) => void (x.assignments[0]!.dueAt = null), /no due date/, { kind: 'assignment', assignmentId: 'a1' }],
-    ['3.4', 'assignment without instructions', (x) => void (x.assignments[0]!.instructions = []), /no instructions/, { kind: 'assignment', assignmentId: 'a1' }],
-    ['4.2', 'empty lesson', (x) => void x.lessons.push({ id: 'l2', moduleId: 'm1', title: 'Empty', position: 1, status: 'draft' }), /"Empty".*has no content/, { kind: 'lesson', lessonId: 'l2' }],
+    [
+      '3.4',
+      'assignment without instructions',
+      (x) => void (x.assignments[0]!.instructions = []),
+      /no instructions/,
+      { kind: 'assignment', assignmentId: 'a1' },
+    ],
+    [
+      '4.2',
+      'empty lesson',
+      (x) => void x.lessons.push({ id: 'l2', moduleId: 'm1', title: 'Empty', position: 1, status: 'draft' }),
+      /"Empty".*has no content/,
+      { kind: 'lesson', lessonId: 'l2' },
+    ],
     ['6.1', 'AI block in draft', (x) => void (x.blocks[1]!.aiState = 'draft'), /not been reviewed/, { kind: 'block', lessonId: 'l1', blockId: 'b2' }],
-    ['6.1', 'AI instruction block in draft', (x) => void (x.assignments[0]!.instructions[0]!.aiState = 'draft'), /Assignment "Essay": instruction block 1/, { kind: 'block', lessonId: null, assignmentId: 'a1' }],
+    [
+      '6.1',
+      'AI instruction block in draft',
+      (x) => void (x.assignments[0]!.instructions[0]!.aiState = 'draft'),
+      /Assignment "Essay": instruction block 1/,
+      { kind: 'block', lessonId: null, assignmentId: 'a1' },
+    ],
     ['6.2', 'embed without privacy link', (x) => void (x.blocks[5]!.privacyUrl = null), /privacy statement/, { kind: 'block', blockId: 'b6' }],
     ['8.1', 'first heading level 3', (x) => void (x.blocks[0]!.level = 3), /first heading, is level 3/, { kind: 'block', blockId: 'b1' }],
     ['8.1', 'skipped level', (x) => void (x.blocks[1]!.level = 3), /level 3 heading after a level 1/, { kind: 'block', blockId: 'b2' }],
@@ -119,7 +170,17 @@ describe('automatic items', () => {
 
 describe('status precedence', () => {
   const attest = (itemId: string) => ({ itemId, status: 'attested' as const, by: 'u', byName: 'U', note: 'n', at: NOW });
-  const finding = (state: 'draft' | 'accepted' | 'rejected', verdict: 'met' | 'not-met' = 'met') => ({ itemId: '2.2', verdict, evidence: 'e', suggestion: '', provenance: null, state, reviewedBy: null, reviewedAt: null, reviewedByName: null });
+  const finding = (state: 'draft' | 'accepted' | 'rejected', verdict: 'met' | 'not-met' = 'met') => ({
+    itemId: '2.2',
+    verdict,
+    evidence: 'e',
+    suggestion: '',
+    provenance: null,
+    state,
+    reviewedBy: null,
+    reviewedAt: null,
+    reviewedByName: null,
+  });
 
   it('not applicable beats an attestation', () => {
     const input = good();
@@ -159,7 +220,19 @@ describe('status precedence', () => {
 describe('standards and report', () => {
   it('counts, percent, needsReview and standard statuses', () => {
     const input = good();
-    input.findings = [{ itemId: '2.2', verdict: 'met', evidence: 'e', suggestion: '', provenance: null, state: 'draft', reviewedBy: null, reviewedAt: null, reviewedByName: null }];
+    input.findings = [
+      {
+        itemId: '2.2',
+        verdict: 'met',
+        evidence: 'e',
+        suggestion: '',
+        provenance: null,
+        state: 'draft',
+        reviewedBy: null,
+        reviewedAt: null,
+        reviewedByName: null,
+      },
+    ];
     const report = computeReadiness(input);
     // applicable: all 19 items (every automatic one applies on the sound course); met: the 14 automatic ones
     expect(report).toMatchObject({ applicable: 19, met: 14, needsReview: 1, percent: 73.7, computedAt: NOW, rubricId: 'course-essentials' });
@@ -186,7 +259,15 @@ describe('standards and report', () => {
   });
 
   it('blocksPublishing: an essential item not met, or pending; not a non-essential one', () => {
-    const allHuman = (input: ReadinessInput) => void (input.attestations = ['1.3', '2.2', '4.1', '5.1', '7.1'].map((itemId) => ({ itemId, status: 'attested' as const, by: 'u', byName: 'U', note: '', at: NOW })));
+    const allHuman = (input: ReadinessInput) =>
+      void (input.attestations = ['1.3', '2.2', '4.1', '5.1', '7.1'].map((itemId) => ({
+        itemId,
+        status: 'attested' as const,
+        by: 'u',
+        byName: 'U',
+        note: '',
+        at: NOW,
+      })));
     const ready = good();
     allHuman(ready);
     expect(computeReadiness(ready).blocksPublishing).toBe(false);
@@ -206,7 +287,14 @@ describe('standards and report', () => {
 
   it("blocksPublishing: a template's accessFloor above percent blocks; equal does not", () => {
     const input = good();
-    input.attestations = ['1.3', '2.2', '4.1', '5.1', '7.1'].map((itemId) => ({ itemId, status: 'attested' as const, by: 'u', byName: 'U', note: '', at: NOW }));
+    input.attestations = ['1.3', '2.2', '4.1', '5.1', '7.1'].map((itemId) => ({
+      itemId,
+      status: 'attested' as const,
+      by: 'u',
+      byName: 'U',
+      note: '',
+      at: NOW,
+    }));
     input.assignments[0]!.dueAt = null; // 18/19 = 94.7%
     expect(computeReadiness({ ...input, accessFloor: 94.7 }).blocksPublishing).toBe(false);
     expect(computeReadiness({ ...input, accessFloor: 94.8 }).blocksPublishing).toBe(true);
@@ -214,16 +302,22 @@ describe('standards and report', () => {
 
   it('properties: met <= applicable, percent within 0..100, attesting never lowers met', () => {
     const ids = DEFAULT_RUBRIC.standards.flatMap((s) => s.items.map((i) => i.itemId));
-    fc.assert(fc.property(fc.subarray(ids), fc.boolean(), fc.boolean(), (attested, shortDescription, noDue) => {
-      const input = good();
-      if (shortDescription) input.course.description = 'x';
-      if (noDue) input.assignments[0]!.dueAt = null;
-      const before = computeReadiness(input);
-      const after = computeReadiness({ ...input, attestations: attested.map((itemId) => ({ itemId, status: 'attested' as const, by: 'u', byName: 'U', note: '', at: NOW })) });
-      expect(after.met).toBeLessThanOrEqual(after.applicable);
-      expect(after.percent).toBeGreaterThanOrEqual(0);
-      expect(after.percent).toBeLessThanOrEqual(100);
-      expect(after.met).toBeGreaterThanOrEqual(before.met);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.subarray(ids), fc.boolean(), fc.boolean(), (attested, shortDescription, noDue) => {
+        const input = good();
+        if (shortDescription) input.course.description = 'x';
+        if (noDue) input.assignments[0]!.dueAt = null;
+        const before = computeReadiness(input);
+        const after = computeReadiness({
+          ...input,
+          attestations: attested.map((itemId) => ({ itemId, status: 'attested' as const, by: 'u', byName: 'U', note: '', at: NOW })),
+        });
+        expect(after.met).toBeLessThanOrEqual(after.applicable);
+        expect(after.percent).toBeGreaterThanOrEqual(0);
+        expect(after.percent).toBeLessThanOrEqual(100);
+        expect(after.met).toBeGreaterThanOrEqual(before.met);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
