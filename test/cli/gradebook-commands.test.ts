@@ -17,6 +17,18 @@ const CHECK_LINE = 'item-zero-points\tasg_06\topen\t"Bonus: find a misleading av
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const FORBIDDEN_STAFF = "error (forbidden): Only the course's instructors and admins may do this.\n";
 
+/** scriptedPrompter, also recording the choices each select offered (by name). */
+function choosing(answers: unknown[]) {
+  const prompter = scriptedPrompter(answers);
+  const offered: string[][] = [];
+  const select = prompter.select;
+  prompter.select = async (message, choices) => {
+    offered.push(choices.map((c) => c.name));
+    return select(message, choices);
+  };
+  return Object.assign(prompter, { offered });
+}
+
 interface SetupDoc {
   version: number;
   mode: string;
@@ -269,10 +281,11 @@ describe('gradebook dismiss', () => {
 
   it('on a terminal without --code: picks from the open checks', async () => {
     const { version } = await setupOf(s);
-    const prompter = scriptedPrompter(['0']);
+    const prompter = choosing(['0']);
     const res = await s.run(['gradebook', 'dismiss', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Dismiss which check?']);
+    expect(prompter.offered).toEqual([['item-zero-points (asg_06): "Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.']]);
     expect(res.stdout).toMatch(new RegExp(`^dismissed +version\\nitem-zero-points \\(asg_06\\) +${version + 1}\\n$`));
     expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
   });
