@@ -37,6 +37,7 @@ export const rawCommands = defineCommands([
     handler: async (_ctx, [url], opts): Promise<CommandResult> => {
       const { request } = await import('undici');
       const root = url!.replace(/\/+$/, '');
+      if (!URL.canParse(root) || !/^https?:$/.test(new URL(root).protocol)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(url)}`);
       const timeout = Number(opts.timeout);
       let res: Awaited<ReturnType<typeof request>>;
       try {

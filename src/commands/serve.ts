@@ -63,7 +63,7 @@ export const serveCommands = defineCommands([
       try {
         server = await startServer({
           db,
-          seed: opts.seed as string | undefined,
+          seed: opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) },
           host: String(opts.host),
           port,
           portFile: opts.portFile as string | undefined,

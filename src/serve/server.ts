@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../api/app.js';
@@ -14,7 +14,8 @@ import { wipeStore } from '../store/wipe.js';
 
 export interface ServeOptions {
   db: string; // a path or ':memory:'
-  seed?: string | undefined;
+  /** The seed dataset's file name (for messages) and text, read by the caller. */
+  seed?: { name: string; text: string } | undefined;
   host: string;
   port: number;
   portFile?: string | undefined;
@@ -48,17 +49,17 @@ function logger(mode: ServeOptions['log'], stderr: ServeOptions['stderr']) {
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
-  const store = openStore(o.db);
-  const seedText = o.seed ? readFileSync(o.seed, 'utf8') : null;
+  // Everything that can be refused before the store is opened is checked first.
+  const rate = parseRateLimit(o.rateLimit, o.rateBurst);
   let seed: unknown = null;
-  if (seedText !== null) {
+  if (o.seed) {
     try {
-      seed = JSON.parse(seedText);
+      seed = JSON.parse(o.seed.text);
     } catch (err) {
-      store.close();
-      throw new AppError('invalid', `--seed ${o.seed} is not valid JSON: ${(err as Error).message}`);
+      throw new AppError('invalid', `--seed ${o.seed.name} is not valid JSON: ${(err as Error).message}`);
     }
   }
+  const store = openStore(o.db);
 
   const makeClock = (): Clock => (o.now ? fixedClock(o.now) : o.deterministic ? fixedClock(DETERMINISTIC_EPOCH) : systemClock());
   const makeIds = (): Ids => (o.deterministic ? sequentialIds() : randomIds());
@@ -75,7 +76,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     throw err;
   }
 
-  const rate = parseRateLimit(o.rateLimit, o.rateBurst);
   const deps: AppDeps = {
     store,
     clock: { now: () => clock.now() },
@@ -117,8 +117,4 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       }),
   };
-}
-
-export function readSeedSize(path: string): number {
-  return readFileSync(path).length;
 }

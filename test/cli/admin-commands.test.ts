@@ -34,11 +34,19 @@ describe('whoami', () => {
   it('local mode acts as the first admin, or --as another user', async () => {
     expect(await shared.run(['whoami'])).toMatchObject({ code: 0, stdout: 'usr_admin\tDana Admin\tyes\tlocal\t*\n', stderr: '' });
     expect(await shared.ok(['--as', 'usr_s01', 'whoami'])).toBe('usr_s01\tAmara Okafor\tno\tlocal\t*\n');
-    expect(JSON.parse(await shared.ok(['--json', 'whoami']))).toEqual({ user: { id: 'usr_admin', name: 'Dana Admin', email: 'admin@demo.example', admin: true }, scopes: ['*'], credential: 'local' });
+    expect(JSON.parse(await shared.ok(['--json', 'whoami']))).toEqual({
+      user: { id: 'usr_admin', name: 'Dana Admin', email: 'admin@demo.example', admin: true },
+      scopes: ['*'],
+      credential: 'local',
+    });
   });
 
   it('--as a user who does not exist is unauthenticated (exit 4)', async () => {
-    expect(await shared.run(['--as', 'usr_ghost', 'whoami'])).toMatchObject({ code: 4, stdout: '', stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n' });
+    expect(await shared.run(['--as', 'usr_ghost', 'whoami'])).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n',
+    });
     const env = await shared.run(['whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } });
     expect(env.code).toBe(4);
   });
@@ -50,7 +58,11 @@ describe('users list', () => {
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(29);
-    expect(lines.slice(0, 3)).toEqual(['usr_admin\tDana Admin\tadmin@demo.example\tyes', 'usr_instructor\tInes Instructor\tines@demo.example\t', 'usr_manager\tMona Manager\tmona@demo.example\t']);
+    expect(lines.slice(0, 3)).toEqual([
+      'usr_admin\tDana Admin\tadmin@demo.example\tyes',
+      'usr_instructor\tInes Instructor\tines@demo.example\t',
+      'usr_manager\tMona Manager\tmona@demo.example\t',
+    ]);
   });
 
   it('only admins list users (exit 4)', async () => {
@@ -68,7 +80,10 @@ describe('users show', () => {
 
   it('an unknown user, or another user for a non-admin, is not-found (exit 5)', async () => {
     expect(await shared.run(['users', 'show', 'usr_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_nope" was not found.\n' });
-    expect(await shared.run(['--as', 'usr_s01', 'users', 'show', 'usr_s02'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_s02" was not found.\n' });
+    expect(await shared.run(['--as', 'usr_s01', 'users', 'show', 'usr_s02'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_s02" was not found.\n',
+    });
   });
 });
 
@@ -88,8 +103,14 @@ describe('users create', () => {
   });
 
   it('an invalid email is invalid naming the field (exit 3); an id in use is a conflict (exit 6)', async () => {
-    expect(await writes.run(['users', 'create', '--name', 'Bad', '--email', 'not-an-email'])).toMatchObject({ code: 3, stderr: 'error (invalid): email: must be a valid email\n' });
-    expect(await writes.run(['users', 'create', '--name', 'Dup', '--id', 'usr_s01'])).toMatchObject({ code: 6, stderr: 'error (conflict): User "usr_s01" already exists.\n' });
+    expect(await writes.run(['users', 'create', '--name', 'Bad', '--email', 'not-an-email'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): email: must be a valid email\n',
+    });
+    expect(await writes.run(['users', 'create', '--name', 'Dup', '--id', 'usr_s01'])).toMatchObject({
+      code: 6,
+      stderr: 'error (conflict): User "usr_s01" already exists.\n',
+    });
   });
 
   it('only admins create users (exit 4)', async () => {
@@ -111,8 +132,14 @@ describe('users update', () => {
   });
 
   it('an invalid email exits 3; an unknown user exits 5; a user changing themself exits 4', async () => {
-    expect(await writes.run(['users', 'update', 'usr_s01', '--email', 'nope'])).toMatchObject({ code: 3, stderr: 'error (invalid): email: must be a valid email\n' });
-    expect(await writes.run(['users', 'update', 'usr_nope', '--name', 'X'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_nope" was not found.\n' });
+    expect(await writes.run(['users', 'update', 'usr_s01', '--email', 'nope'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): email: must be a valid email\n',
+    });
+    expect(await writes.run(['users', 'update', 'usr_nope', '--name', 'X'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_nope" was not found.\n',
+    });
     expect(await writes.run(['--as', 'usr_s01', 'users', 'update', 'usr_s01', '--admin', 'yes'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
     expect(await writes.ok(['users', 'show', 'usr_s01'])).toContain('\nadmin\tfalse\n');
   });
@@ -130,27 +157,45 @@ describe('enrollments list', () => {
 
   it('an unknown course exits 5; a student exits 4', async () => {
     expect(await shared.run(['enrollments', 'list', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
-    expect(await shared.run(['--as', 'usr_s01', 'enrollments', 'list', COURSE])).toMatchObject({ code: 4, stderr: "error (forbidden): Only the course's instructors, reviewers and admins may do this.\n" });
+    expect(await shared.run(['--as', 'usr_s01', 'enrollments', 'list', COURSE])).toMatchObject({
+      code: 4,
+      stderr: "error (forbidden): Only the course's instructors, reviewers and admins may do this.\n",
+    });
   });
 });
 
 describe('enrollments add', () => {
   it('enrolls a user (student by default), or changes their role; instructors may', async () => {
     await writes.ok(['users', 'create', '--name', 'Enrollee', '--id', 'usr_enr']);
-    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_enr'])).toMatchObject({ code: 0, stdout: `courseId\t${COURSE}\nuserId\tusr_enr\nrole\tstudent\n` });
+    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_enr'])).toMatchObject({
+      code: 0,
+      stdout: `courseId\t${COURSE}\nuserId\tusr_enr\nrole\tstudent\n`,
+    });
     expect(await writes.ok(['--as', 'usr_instructor', 'enrollments', 'add', COURSE, 'usr_enr', '--role', 'reviewer'])).toContain('\nrole\treviewer\n');
     expect(await writes.ok(['enrollments', 'list', COURSE])).toContain(`${COURSE}\tusr_enr\treviewer\n`);
   });
 
   it('an unknown role is invalid naming the field (exit 3)', async () => {
-    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_s01', '--role', 'boss'])).toMatchObject({ code: 3, stderr: 'error (invalid): role: must be one of "instructor", "reviewer", "student"\n' });
+    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_s01', '--role', 'boss'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): role: must be one of "instructor", "reviewer", "student"\n',
+    });
   });
 
   it('an unknown user or course exits 5; a student or reviewer enrolling exits 4', async () => {
-    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_nope" was not found.\n' });
-    expect(await writes.run(['enrollments', 'add', 'crs_nope', 'usr_s01'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
+    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_nope" was not found.\n',
+    });
+    expect(await writes.run(['enrollments', 'add', 'crs_nope', 'usr_s01'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
     const forbidden = "error (forbidden): Only the course's instructors and admins may do this.\n";
-    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'add', COURSE, 'usr_s01', '--role', 'instructor'])).toMatchObject({ code: 4, stderr: forbidden });
+    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'add', COURSE, 'usr_s01', '--role', 'instructor'])).toMatchObject({
+      code: 4,
+      stderr: forbidden,
+    });
     expect(await writes.run(['--as', 'usr_reviewer', 'enrollments', 'add', COURSE, 'usr_manager'])).toMatchObject({ code: 4, stderr: forbidden });
   });
 
@@ -170,8 +215,14 @@ describe('enrollments remove', () => {
   });
 
   it('a user who is not enrolled exits 5; a student removing another exits 4', async () => {
-    expect(await writes.run(['enrollments', 'remove', COURSE, 'usr_manager'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_manager" is not enrolled in this course.\n' });
-    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'remove', COURSE, 'usr_s02'])).toMatchObject({ code: 4, stderr: "error (forbidden): Only the course's instructors and admins may do this.\n" });
+    expect(await writes.run(['enrollments', 'remove', COURSE, 'usr_manager'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_manager" is not enrolled in this course.\n',
+    });
+    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'remove', COURSE, 'usr_s02'])).toMatchObject({
+      code: 4,
+      stderr: "error (forbidden): Only the course's instructors and admins may do this.\n",
+    });
     expect(await writes.ok(['enrollments', 'list', COURSE])).toContain(`${COURSE}\tusr_s02\tstudent\n`);
   });
 });
@@ -186,9 +237,28 @@ describe('tokens create', () => {
   });
 
   it('--json answers the token record with its secret; admins may create one for another user', async () => {
-    const res = await writes.run(['--json', 'tokens', 'create', '--name', 'for s02', '--scope', 'content:read', '--user', 'usr_s02', '--expires', '2027-01-01T00:00:00Z']);
+    const res = await writes.run([
+      '--json',
+      'tokens',
+      'create',
+      '--name',
+      'for s02',
+      '--scope',
+      'content:read',
+      '--user',
+      'usr_s02',
+      '--expires',
+      '2027-01-01T00:00:00Z',
+    ]);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ userId: 'usr_s02', name: 'for s02', scopes: ['content:read'], expiresAt: '2027-01-01T00:00:00.000Z', revokedAt: null, token: expect.stringMatching(/^cbk_/) });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      userId: 'usr_s02',
+      name: 'for s02',
+      scopes: ['content:read'],
+      expiresAt: '2027-01-01T00:00:00.000Z',
+      revokedAt: null,
+      token: expect.stringMatching(/^cbk_/),
+    });
   });
 
   it('on a terminal, says on stderr that the secret is shown only once', async () => {
@@ -206,7 +276,10 @@ describe('tokens create', () => {
     const scope = await writes.run(['tokens', 'create', '--name', 'ci', '--scope', 'everything']);
     expect(scope.code).toBe(3);
     expect(scope.stderr).toMatch(/^error \(invalid\): scopes\[0\]: must be one of "content:read", /);
-    expect(await writes.run(['tokens', 'create', '--name', 'ci', '--scope', '*', '--expires', '2020-01-01T00:00:00Z'])).toMatchObject({ code: 3, stderr: 'error (invalid): expiresAt: must be in the future\n' });
+    expect(await writes.run(['tokens', 'create', '--name', 'ci', '--scope', '*', '--expires', '2020-01-01T00:00:00Z'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): expiresAt: must be in the future\n',
+    });
     expect(await writes.run(['tokens', 'create', '--name', 'ci', '--scope', '*', '--expires', 'tomorrow'])).toMatchObject({
       code: 3,
       stderr: 'error (invalid): expiresAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
@@ -214,13 +287,19 @@ describe('tokens create', () => {
   });
 
   it('a student creating a token for someone else exits 4; for an unknown user 5', async () => {
-    expect(await writes.run(['--as', 'usr_s01', 'tokens', 'create', '--name', 'x', '--scope', '*', '--user', 'usr_s02'])).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may create tokens for other users.\n' });
-    expect(await writes.run(['tokens', 'create', '--name', 'x', '--scope', '*', '--user', 'usr_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_nope" was not found.\n' });
+    expect(await writes.run(['--as', 'usr_s01', 'tokens', 'create', '--name', 'x', '--scope', '*', '--user', 'usr_s02'])).toMatchObject({
+      code: 4,
+      stderr: 'error (forbidden): Only admins may create tokens for other users.\n',
+    });
+    expect(await writes.run(['tokens', 'create', '--name', 'x', '--scope', '*', '--user', 'usr_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_nope" was not found.\n',
+    });
   });
 });
 
 describe('tokens list', () => {
-  it('lists your own tokens; admins see everyone\'s with --all', async () => {
+  it("lists your own tokens; admins see everyone's with --all", async () => {
     expect(await shared.run(['tokens', 'list'])).toMatchObject({ code: 0, stdout: TOKEN_ROWS.admin, stderr: '' });
     expect(await shared.ok(['--as', 'usr_s01', 'tokens', 'list'])).toBe(TOKEN_ROWS.student);
     const all = (await shared.ok(['tokens', 'list', '--all'])).trim().split('\n');
@@ -228,7 +307,11 @@ describe('tokens list', () => {
   });
 
   it('--all by a non-admin is forbidden (exit 4)', async () => {
-    expect(await shared.run(['--as', 'usr_s01', 'tokens', 'list', '--all'])).toMatchObject({ code: 4, stdout: '', stderr: "error (forbidden): Only admins may list everyone's tokens.\n" });
+    expect(await shared.run(['--as', 'usr_s01', 'tokens', 'list', '--all'])).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: "error (forbidden): Only admins may list everyone's tokens.\n",
+    });
   });
 });
 
@@ -238,12 +321,17 @@ describe('tokens revoke', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('id\ttok_demo_reviewer\nuserId\tusr_reviewer\n');
     expect(res.stdout).toContain('\nrevokedAt\t2026-11-22T08:30:00.000Z\n');
-    expect(await writes.ok(['tokens', 'list', '--all'])).toContain('tok_demo_reviewer\tdemo reviewer\tusr_reviewer\tcontent:read readiness:read readiness:attest\t\t2026-11-22T08:30:00.000Z\n');
+    expect(await writes.ok(['tokens', 'list', '--all'])).toContain(
+      'tok_demo_reviewer\tdemo reviewer\tusr_reviewer\tcontent:read readiness:read readiness:attest\t\t2026-11-22T08:30:00.000Z\n',
+    );
   });
 
-  it('an unknown token, or another user\'s for a non-admin, is not-found (exit 5)', async () => {
+  it("an unknown token, or another user's for a non-admin, is not-found (exit 5)", async () => {
     expect(await writes.run(['tokens', 'revoke', 'tok_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Token "tok_nope" was not found.\n' });
-    expect(await writes.run(['--as', 'usr_s01', 'tokens', 'revoke', 'tok_demo_admin'])).toMatchObject({ code: 5, stderr: 'error (not-found): Token "tok_demo_admin" was not found.\n' });
+    expect(await writes.run(['--as', 'usr_s01', 'tokens', 'revoke', 'tok_demo_admin'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Token "tok_demo_admin" was not found.\n',
+    });
     expect(await writes.ok(['tokens', 'list'])).toContain('tok_demo_admin\tdemo admin\tusr_admin\t*\t\t\n');
   });
 });
@@ -260,24 +348,43 @@ describe('reporting-lines list', () => {
   it('others see only their own lines; an unknown --as user is unauthenticated (exit 4)', async () => {
     expect(await shared.ok(['--as', 'usr_s02', 'reporting-lines', 'list'])).toBe('usr_manager\tusr_s02\tusr_admin\t2026-08-01T09:00:00.000Z\n');
     expect(await shared.ok(['--as', 'usr_s09', 'reporting-lines', 'list'])).toBe('');
-    expect(await shared.run(['--as', 'usr_ghost', 'reporting-lines', 'list'])).toMatchObject({ code: 4, stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n' });
+    expect(await shared.run(['--as', 'usr_ghost', 'reporting-lines', 'list'])).toMatchObject({
+      code: 4,
+      stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n',
+    });
   });
 });
 
 describe('reporting-lines add', () => {
   it('adds a line: REPORT reports to MANAGER', async () => {
     const res = await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_s03']);
-    expect(res).toMatchObject({ code: 0, stdout: 'managerId\tusr_manager\nreportId\tusr_s03\ncreatedBy\tusr_admin\ncreatedAt\t2026-11-22T08:30:00.000Z\n', stderr: '' });
+    expect(res).toMatchObject({
+      code: 0,
+      stdout: 'managerId\tusr_manager\nreportId\tusr_s03\ncreatedBy\tusr_admin\ncreatedAt\t2026-11-22T08:30:00.000Z\n',
+      stderr: '',
+    });
   });
 
   it('a duplicate, a self-line or a loop is a conflict naming it (exit 6)', async () => {
-    expect(await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_s01'])).toMatchObject({ code: 6, stderr: 'error (conflict): usr_s01 already reports to usr_manager.\n' });
-    expect(await writes.run(['reporting-lines', 'add', 'usr_s05', 'usr_s05'])).toMatchObject({ code: 6, stderr: 'error (conflict): usr_s05 cannot report to themself.\n' });
-    expect(await writes.run(['reporting-lines', 'add', 'usr_s01', 'usr_manager'])).toMatchObject({ code: 6, stderr: 'error (conflict): This line would make a loop: usr_s01 -> usr_manager -> usr_s01.\n' });
+    expect(await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_s01'])).toMatchObject({
+      code: 6,
+      stderr: 'error (conflict): usr_s01 already reports to usr_manager.\n',
+    });
+    expect(await writes.run(['reporting-lines', 'add', 'usr_s05', 'usr_s05'])).toMatchObject({
+      code: 6,
+      stderr: 'error (conflict): usr_s05 cannot report to themself.\n',
+    });
+    expect(await writes.run(['reporting-lines', 'add', 'usr_s01', 'usr_manager'])).toMatchObject({
+      code: 6,
+      stderr: 'error (conflict): This line would make a loop: usr_s01 -> usr_manager -> usr_s01.\n',
+    });
   });
 
   it('an unknown user exits 5; a non-admin exits 4; a missing argument exits 2', async () => {
-    expect(await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_nope" was not found.\n' });
+    expect(await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_nope" was not found.\n',
+    });
     expect(await writes.run(['--as', 'usr_instructor', 'reporting-lines', 'add', 'usr_manager', 'usr_s04'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
     const missing = await writes.run(['reporting-lines', 'add', 'usr_manager']);
     expect(missing.code).toBe(2);
@@ -293,7 +400,10 @@ describe('reporting-lines remove', () => {
   });
 
   it('a line that does not exist exits 5; a non-admin exits 4', async () => {
-    expect(await writes.run(['reporting-lines', 'remove', 'usr_manager', 'usr_s09'])).toMatchObject({ code: 5, stderr: 'error (not-found): usr_s09 does not report to usr_manager.\n' });
+    expect(await writes.run(['reporting-lines', 'remove', 'usr_manager', 'usr_s09'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): usr_s09 does not report to usr_manager.\n',
+    });
     expect(await writes.run(['--as', 'usr_manager', 'reporting-lines', 'remove', 'usr_manager', 'usr_s02'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
     expect(await writes.ok(['reporting-lines', 'list'])).toContain('usr_manager\tusr_s02\t');
   });

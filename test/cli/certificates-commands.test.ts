@@ -25,7 +25,8 @@ beforeAll(async () => {
   shared = await newStore();
 });
 
-const issue = async (s: CliStore, args: string[]): Promise<Record<string, string | null>> => JSON.parse(await s.ok(['--json', 'certificates', 'issue', ...args]));
+const issue = async (s: CliStore, args: string[]): Promise<Record<string, string | null>> =>
+  JSON.parse(await s.ok(['--json', 'certificates', 'issue', ...args]));
 
 describe('certificates issue', () => {
   let s: CliStore;
@@ -33,12 +34,25 @@ describe('certificates issue', () => {
     s = await newStore();
   });
 
-  it('issues a certificate with a fresh code, copying the learner\'s name and the course title', async () => {
+  it("issues a certificate with a fresh code, copying the learner's name and the course title", async () => {
     const res = await s.run(['certificates', 'issue', '--user', 'usr_s04', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
-    const fields = Object.fromEntries(res.stdout.trim().split('\n').map((l) => l.split('\t')));
-    expect(fields).toMatchObject({ userId: 'usr_s04', learnerName: 'Dmitri Volkov', courseId: COURSE, courseTitle: 'Data Literacy 101', issuedAt: '2026-11-22T08:30:00.000Z', basis: 'completed', replaces: '' });
+    const fields = Object.fromEntries(
+      res.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')),
+    );
+    expect(fields).toMatchObject({
+      userId: 'usr_s04',
+      learnerName: 'Dmitri Volkov',
+      courseId: COURSE,
+      courseTitle: 'Data Literacy 101',
+      issuedAt: '2026-11-22T08:30:00.000Z',
+      basis: 'completed',
+      replaces: '',
+    });
     expect(fields.id).toMatch(/^cert_/);
     expect(fields.code).toMatch(CODE);
     expect(await s.ok(['certificates', 'verify', fields.code!])).toBe('yes\tyes\tDmitri Volkov\tData Literacy 101\t2026-11-22T08:30:00.000Z\n');
@@ -63,8 +77,14 @@ describe('certificates issue', () => {
   });
 
   it('an unknown learner or course is not-found (exit 5)', async () => {
-    expect(await s.run(['certificates', 'issue', '--user', 'usr_nope', '--course', COURSE])).toMatchObject({ code: 5, stderr: 'error (not-found): User "usr_nope" was not found.\n' });
-    expect(await s.run(['certificates', 'issue', '--user', 'usr_s04', '--course', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
+    expect(await s.run(['certificates', 'issue', '--user', 'usr_nope', '--course', COURSE])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): User "usr_nope" was not found.\n',
+    });
+    expect(await s.run(['certificates', 'issue', '--user', 'usr_s04', '--course', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
   });
 
   it('a student may not issue themself a certificate (exit 4)', async () => {
@@ -95,11 +115,18 @@ describe('certificates show', () => {
   });
 
   it('an unknown id is not-found (exit 5)', async () => {
-    expect(await shared.run(['certificates', 'show', 'cert_nope'])).toMatchObject({ code: 5, stdout: '', stderr: 'error (not-found): Certificate "cert_nope" was not found.\n' });
+    expect(await shared.run(['certificates', 'show', 'cert_nope'])).toMatchObject({
+      code: 5,
+      stdout: '',
+      stderr: 'error (not-found): Certificate "cert_nope" was not found.\n',
+    });
   });
 
   it('another student, or a manager of others, gets not-found too (exit 5)', async () => {
-    expect(await shared.run(['--as', 'usr_s01', 'certificates', 'show', 'cert_0001'])).toMatchObject({ code: 5, stderr: 'error (not-found): Certificate "cert_0001" was not found.\n' });
+    expect(await shared.run(['--as', 'usr_s01', 'certificates', 'show', 'cert_0001'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Certificate "cert_0001" was not found.\n',
+    });
     expect(await shared.run(['--as', 'usr_manager', 'certificates', 'show', 'cert_0001'])).toMatchObject({ code: 5 });
   });
 });
@@ -133,7 +160,13 @@ describe('certificates replace', () => {
     const res = await s.run(['--json', 'certificates', 'replace', 'cert_0001', '--reason', 'Name corrected', '--basis', 'completed']);
     expect(res.code).toBe(0);
     const next = JSON.parse(res.stdout);
-    expect(next).toMatchObject({ replaces: 'cert_0001', replaceReason: 'Name corrected', basis: 'completed', learnerName: 'Carmen Ruiz', issuedAt: '2026-11-22T08:30:00.000Z' });
+    expect(next).toMatchObject({
+      replaces: 'cert_0001',
+      replaceReason: 'Name corrected',
+      basis: 'completed',
+      learnerName: 'Carmen Ruiz',
+      issuedAt: '2026-11-22T08:30:00.000Z',
+    });
     expect(next.code).toMatch(CODE);
     expect(await s.ok(['certificates', 'show', 'cert_0001'])).toContain(`\nreplacedBy\t${next.id}\n`);
     expect(await s.ok(['certificates', 'verify', 'K7M2-Q9TX-4HCD'])).toBe('yes\tno\tCarmen Ruiz\tData Literacy 101\t2026-11-01T12:00:00.000Z\n');
@@ -148,8 +181,14 @@ describe('certificates replace', () => {
   it('a missing --reason exits 2; an unknown --basis exits 3; an unknown id exits 5', async () => {
     const cert = await issue(s, ['--user', 'usr_s06', '--course', COURSE]);
     expect(await s.run(['certificates', 'replace', cert.id!])).toMatchObject({ code: 2, stderr: 'error: missing --reason\n' });
-    expect(await s.run(['certificates', 'replace', cert.id!, '--reason', 'x', '--basis', 'honorary'])).toMatchObject({ code: 3, stderr: 'error (invalid): basis: must be one of "completed", "tested-out"\n' });
-    expect(await s.run(['certificates', 'replace', 'cert_nope', '--reason', 'x'])).toMatchObject({ code: 5, stderr: 'error (not-found): Certificate "cert_nope" was not found.\n' });
+    expect(await s.run(['certificates', 'replace', cert.id!, '--reason', 'x', '--basis', 'honorary'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): basis: must be one of "completed", "tested-out"\n',
+    });
+    expect(await s.run(['certificates', 'replace', 'cert_nope', '--reason', 'x'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Certificate "cert_nope" was not found.\n',
+    });
   });
 
   it('the learner may read but not replace their certificate (exit 4)', async () => {
@@ -170,7 +209,10 @@ describe('certificates verify', () => {
 
   it('an unknown code is not valid', async () => {
     expect(await shared.run(['certificates', 'verify', 'AAAA-BBBB-CCCC'])).toMatchObject({ code: 0, stdout: 'no\tno\t\t\t\n' });
-    expect(await shared.run(['--json', 'certificates', 'verify', 'AAAA-BBBB-CCCC'])).toMatchObject({ code: 0, stdout: '{"valid":false,"current":false,"certificate":null}\n' });
+    expect(await shared.run(['--json', 'certificates', 'verify', 'AAAA-BBBB-CCCC'])).toMatchObject({
+      code: 0,
+      stdout: '{"valid":false,"current":false,"certificate":null}\n',
+    });
   });
 
   it('without a code: a usage error naming the argument (exit 2)', async () => {

@@ -61,7 +61,11 @@ describe('gradebook setup show', () => {
     expect(res.stdout).toMatch(/^\{\n {2}"courseId": "crs_data101",\n {2}"mode": "weighted",/);
     const doc = JSON.parse(res.stdout) as SetupDoc;
     expect(doc.version).toBe(1);
-    expect(doc.categories.map((c) => [c.id, c.weight])).toEqual([['cat_quiz', 30], ['cat_project', 40], ['cat_final', 30]]);
+    expect(doc.categories.map((c) => [c.id, c.weight])).toEqual([
+      ['cat_quiz', 30],
+      ['cat_project', 40],
+      ['cat_final', 30],
+    ]);
   });
 
   it('on a terminal: a readable summary; --course works like the argument', async () => {
@@ -154,9 +158,7 @@ describe('gradebook setup set', () => {
     expect(res).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 
-  // BUG: a --file that does not exist is an "unexpected failure" (exit 1) with a stack trace;
-  // it should be a usage error naming the file, like a file that is not JSON (exit 2).
-  it.fails('a --file that does not exist is a usage error naming it (exit 2)', async () => {
+  it('a --file that does not exist is a usage error naming it (exit 2)', async () => {
     const res = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', 'no-such-setup.json'], { cwd: s.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('no-such-setup.json');
@@ -206,7 +208,10 @@ describe('gradebook setup edit', () => {
     const broken = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: async (initial) => ({ text: initial.slice(0, -3) }) });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^error: crs_data101-setup\.json is not valid JSON: /);
-    const invalid = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: async (initial) => ({ text: initial.replace('"mode": "weighted"', '"mode": "curved"') }) });
+    const invalid = await s.run(['gradebook', 'setup', 'edit', COURSE], {
+      ...TERMINAL,
+      edit: async (initial) => ({ text: initial.replace('"mode": "weighted"', '"mode": "curved"') }),
+    });
     expect(invalid.code).toBe(3);
     expect(invalid.stderr).toBe('error (invalid): mode: must be one of "weighted", "points"\n');
     expect(await setupOf(s)).toEqual(before);
@@ -237,7 +242,10 @@ describe('gradebook setup edit', () => {
 
   it('a student may not edit the setup (exit 4) and no editor opens', async () => {
     let opened = false;
-    const res = await s.run(['--as', 'usr_s03', 'gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: async (initial) => ((opened = true), { text: initial }) });
+    const res = await s.run(['--as', 'usr_s03', 'gradebook', 'setup', 'edit', COURSE], {
+      ...TERMINAL,
+      edit: async (initial) => ((opened = true), { text: initial }),
+    });
     expect(res).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
     expect(opened).toBe(false);
   });
@@ -253,7 +261,12 @@ describe('gradebook checks', () => {
     const res = await shared.run(['--json', 'gradebook', 'checks', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual([
-      { code: 'item-zero-points', target: 'asg_06', message: '"Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.', dismissed: false },
+      {
+        code: 'item-zero-points',
+        target: 'asg_06',
+        message: '"Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.',
+        dismissed: false,
+      },
     ]);
   });
 
@@ -285,7 +298,9 @@ describe('gradebook dismiss', () => {
     const res = await s.run(['gradebook', 'dismiss', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Dismiss which check?']);
-    expect(prompter.offered).toEqual([['item-zero-points (asg_06): "Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.']]);
+    expect(prompter.offered).toEqual([
+      ['item-zero-points (asg_06): "Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.'],
+    ]);
     expect(res.stdout).toMatch(new RegExp(`^dismissed +version\\nitem-zero-points \\(asg_06\\) +${version + 1}\\n$`));
     expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
   });

@@ -45,7 +45,14 @@ const rubric = (id: string, name = 'Small rubric') => ({
   id,
   name,
   attribution: 'written for the CLI tests',
-  standards: [{ standardId: 's1', number: '1', title: 'Basics', items: [{ itemId: '1.1', number: '1.1', text: 'Learners know where to start', kind: 'human', essential: false }] }],
+  standards: [
+    {
+      standardId: 's1',
+      number: '1',
+      title: 'Basics',
+      items: [{ itemId: '1.1', number: '1.1', text: 'Learners know where to start', kind: 'human', essential: false }],
+    },
+  ],
 });
 
 describe('readiness show', () => {
@@ -54,7 +61,10 @@ describe('readiness show', () => {
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const lines = res.stdout.split('\n');
-    expect(lines.slice(0, 2)).toEqual(['Course essentials (course-essentials): 11/19 met, 57.9%, 1 need review', 'Publishing is blocked by essential items 2.2, 3.1, 4.1, 6.1, 7.1.']);
+    expect(lines.slice(0, 2)).toEqual([
+      'Course essentials (course-essentials): 11/19 met, 57.9%, 1 need review',
+      'Publishing is blocked by essential items 2.2, 3.1, 4.1, 6.1, 7.1.',
+    ]);
     expect(res.stdout).toContain('\n3 Assessment  [not-met] 3/4\n');
     expect(res.stdout).toContain('\n  3.1   not-met         E The gradebook setup has no open checks\n');
     expect(res.stdout).toContain('\n        fix: Fix or dismiss the gradebook check item-zero-points.\n');
@@ -65,11 +75,23 @@ describe('readiness show', () => {
     const res = await shared.run(['--json', 'readiness', 'show', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe((await shared.run(['--json', 'api', 'GET', `/courses/${COURSE}/readiness`])).stdout);
-    expect(JSON.parse(res.stdout)).toMatchObject({ courseId: COURSE, rubricId: 'course-essentials', met: 11, applicable: 19, percent: 57.9, needsReview: 1, blocksPublishing: true });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      courseId: COURSE,
+      rubricId: 'course-essentials',
+      met: 11,
+      applicable: 19,
+      percent: 57.9,
+      needsReview: 1,
+      blocksPublishing: true,
+    });
   });
 
   it('an unknown course exits 5; a student exits 4; no course exits 2', async () => {
-    expect(await shared.run(['readiness', 'show', 'crs_nope'])).toMatchObject({ code: 5, stdout: '', stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
+    expect(await shared.run(['readiness', 'show', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stdout: '',
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
     expect(await shared.run(['--as', 'usr_s01', 'readiness', 'show', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
     const none = await shared.run(['readiness', 'show']);
     expect(none.code).toBe(2);
@@ -87,7 +109,9 @@ describe('readiness attest', () => {
     const res = await s.run(['readiness', 'attest', COURSE, '--item', '1.3', '--note', 'Office hours are in the welcome lesson']);
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')[0]).toBe('Course essentials (course-essentials): 12/19 met, 63.2%, 1 need review');
-    expect(res.stdout).toContain('\n  1.3   attested          How and when learners can reach the instructor is stated\n        attested by Dana Admin at 2026-11-22T08:30:00.000Z: Office hours are in the welcome lesson\n');
+    expect(res.stdout).toContain(
+      '\n  1.3   attested          How and when learners can reach the instructor is stated\n        attested by Dana Admin at 2026-11-22T08:30:00.000Z: Office hours are in the welcome lesson\n',
+    );
   });
 
   it('a reviewer may attest; on a terminal without --item, picks from the pending items', async () => {
@@ -108,7 +132,10 @@ describe('readiness attest', () => {
   });
 
   it('an item that is not in the rubric is not-found (exit 5)', async () => {
-    expect(await s.run(['readiness', 'attest', COURSE, '--item', '9.9'])).toMatchObject({ code: 5, stderr: 'error (not-found): Item "9.9" is not in rubric course-essentials.\n' });
+    expect(await s.run(['readiness', 'attest', COURSE, '--item', '9.9'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Item "9.9" is not in rubric course-essentials.\n',
+    });
   });
 
   it('not interactive: a missing --item is a usage error naming it (exit 2)', async () => {
@@ -145,7 +172,10 @@ describe('readiness withdraw', () => {
   });
 
   it('an item with no attestation is not-found (exit 5)', async () => {
-    expect(await s.run(['readiness', 'withdraw', COURSE, '--item', '1.3'])).toMatchObject({ code: 5, stderr: 'error (not-found): Item "1.3" has no attestation.\n' });
+    expect(await s.run(['readiness', 'withdraw', COURSE, '--item', '1.3'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Item "1.3" has no attestation.\n',
+    });
   });
 
   it('a missing --item (exit 2) and a student acting (exit 4) are refused', async () => {
@@ -160,11 +190,16 @@ describe('readiness findings list', () => {
     const res = await shared.run(['readiness', 'findings', 'list', COURSE]);
     expect(res).toMatchObject({ code: 0, stdout: `2.2\tmet\tdraft\t\t${FINDING_EVIDENCE}\n`, stderr: '' });
     const json = JSON.parse((await shared.run(['--json', 'readiness', 'findings', 'list', COURSE])).stdout);
-    expect(json).toEqual([expect.objectContaining({ itemId: '2.2', verdict: 'met', state: 'draft', provenance: expect.objectContaining({ model: 'demo-model-1' }) })]);
+    expect(json).toEqual([
+      expect.objectContaining({ itemId: '2.2', verdict: 'met', state: 'draft', provenance: expect.objectContaining({ model: 'demo-model-1' }) }),
+    ]);
   });
 
   it('an unknown course exits 5; a student exits 4', async () => {
-    expect(await shared.run(['readiness', 'findings', 'list', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
+    expect(await shared.run(['readiness', 'findings', 'list', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
     expect(await shared.run(['--as', 'usr_s01', 'readiness', 'findings', 'list', COURSE])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 });
@@ -192,27 +227,46 @@ describe('readiness findings review', () => {
   });
 
   it('both --accept and --reject, or neither when not interactive, is a usage error (exit 2)', async () => {
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '2.2', '--accept', '--reject'])).toMatchObject({ code: 2, stderr: 'error: give --accept or --reject, not both\n' });
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '2.2'])).toMatchObject({ code: 2, stderr: 'error: missing --accept or --reject\n' });
+    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '2.2', '--accept', '--reject'])).toMatchObject({
+      code: 2,
+      stderr: 'error: give --accept or --reject, not both\n',
+    });
+    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '2.2'])).toMatchObject({
+      code: 2,
+      stderr: 'error: missing --accept or --reject\n',
+    });
     expect(await s.run(['readiness', 'findings', 'review', COURSE, '--accept'])).toMatchObject({ code: 2, stderr: 'error: missing --item\n' });
   });
 
   it('an item without a finding is not-found (exit 5); a student may not review (exit 4)', async () => {
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '1.1', '--accept'])).toMatchObject({ code: 5, stderr: 'error (not-found): Item "1.1" has no finding.\n' });
-    expect(await s.run(['--as', 'usr_s01', 'readiness', 'findings', 'review', COURSE, '--item', '2.2', '--reject'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '1.1', '--accept'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Item "1.1" has no finding.\n',
+    });
+    expect(await s.run(['--as', 'usr_s01', 'readiness', 'findings', 'review', COURSE, '--item', '2.2', '--reject'])).toMatchObject({
+      code: 4,
+      stderr: FORBIDDEN_STAFF,
+    });
   });
 });
 
 describe('rubrics list', () => {
   it('lists the rubrics as TSV: id, name, attribution, built in, items', async () => {
-    expect(await shared.run(['rubrics', 'list'])).toMatchObject({ code: 0, stdout: 'course-essentials\tCourse essentials\tcoursebook built-in rubric, edition 1\ttrue\t19\n', stderr: '' });
+    expect(await shared.run(['rubrics', 'list'])).toMatchObject({
+      code: 0,
+      stdout: 'course-essentials\tCourse essentials\tcoursebook built-in rubric, edition 1\ttrue\t19\n',
+      stderr: '',
+    });
     expect(JSON.parse((await shared.run(['--json', 'rubrics', 'list'])).stdout)).toEqual([
       { id: 'course-essentials', name: 'Course essentials', attribution: 'coursebook built-in rubric, edition 1', builtIn: true, items: 19 },
     ]);
   });
 
   it('an unknown user for --as is unauthenticated (exit 4); an unknown option is a usage error (exit 2)', async () => {
-    expect(await shared.run(['--as', 'usr_ghost', 'rubrics', 'list'])).toMatchObject({ code: 4, stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n' });
+    expect(await shared.run(['--as', 'usr_ghost', 'rubrics', 'list'])).toMatchObject({
+      code: 4,
+      stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n',
+    });
     const bogus = await shared.run(['rubrics', 'list', '--all']);
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toMatch(/^error: unknown option '--all'\n/);
@@ -225,12 +279,23 @@ describe('rubrics show', () => {
     expect(res.code).toBe(0);
     const r = JSON.parse(res.stdout);
     expect(res.stdout.startsWith('{\n  "id": "course-essentials",\n')).toBe(true);
-    expect(r.standards[0].items[0]).toEqual({ itemId: '1.1', number: '1.1', text: 'The first module opens with a lesson that has content', kind: 'automatic', essential: true, check: 'first-lesson-has-content' });
+    expect(r.standards[0].items[0]).toEqual({
+      itemId: '1.1',
+      number: '1.1',
+      text: 'The first module opens with a lesson that has content',
+      kind: 'automatic',
+      essential: true,
+      check: 'first-lesson-has-content',
+    });
     expect(r.standards.flatMap((st: { items: unknown[] }) => st.items)).toHaveLength(19);
   });
 
   it('an unknown rubric is not-found (exit 5)', async () => {
-    expect(await shared.run(['rubrics', 'show', 'rb_nope'])).toMatchObject({ code: 5, stdout: '', stderr: 'error (not-found): Rubric "rb_nope" was not found.\n' });
+    expect(await shared.run(['rubrics', 'show', 'rb_nope'])).toMatchObject({
+      code: 5,
+      stdout: '',
+      stderr: 'error (not-found): Rubric "rb_nope" was not found.\n',
+    });
   });
 });
 
@@ -241,19 +306,31 @@ describe('rubrics import', () => {
   });
 
   it('imports a rubric from stdin or a file; rubrics list shows it', async () => {
-    expect(await s.run(['rubrics', 'import', '-'], { input: JSON.stringify(rubric('rb_small')) })).toMatchObject({ code: 0, stdout: 'rb_small\tSmall rubric\n', stderr: '' });
+    expect(await s.run(['rubrics', 'import', '-'], { input: JSON.stringify(rubric('rb_small')) })).toMatchObject({
+      code: 0,
+      stdout: 'rb_small\tSmall rubric\n',
+      stderr: '',
+    });
     writeFileSync(join(s.dir, 'rubric.json'), JSON.stringify(rubric('rb_file', 'From a file')));
     expect(await s.run(['rubrics', 'import', 'rubric.json'], { cwd: s.dir })).toMatchObject({ code: 0, stdout: 'rb_file\tFrom a file\n' });
-    expect(await s.ok(['rubrics', 'list'])).toContain('\nrb_file\tFrom a file\twritten for the CLI tests\tfalse\t1\nrb_small\tSmall rubric\twritten for the CLI tests\tfalse\t1\n');
+    expect(await s.ok(['rubrics', 'list'])).toContain(
+      '\nrb_file\tFrom a file\twritten for the CLI tests\tfalse\t1\nrb_small\tSmall rubric\twritten for the CLI tests\tfalse\t1\n',
+    );
   });
 
   it('an id that exists is a conflict (exit 6)', async () => {
-    expect(await s.run(['rubrics', 'import', '-'], { input: JSON.stringify(rubric('course-essentials')) })).toMatchObject({ code: 6, stderr: 'error (conflict): Rubric "course-essentials" already exists.\n' });
+    expect(await s.run(['rubrics', 'import', '-'], { input: JSON.stringify(rubric('course-essentials')) })).toMatchObject({
+      code: 6,
+      stderr: 'error (conflict): Rubric "course-essentials" already exists.\n',
+    });
   });
 
   it('an invalid rubric lists every problem with its path (exit 3)', async () => {
     const res = await s.run(['rubrics', 'import', '-'], { input: JSON.stringify({ ...rubric('rb_bad'), name: '', standards: [] }) });
-    expect(res).toMatchObject({ code: 3, stderr: 'error (invalid): 2 problems: name: must not be empty; ...\n  name: must not be empty\n  standards: must have at least 1 item\n' });
+    expect(res).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): 2 problems: name: must not be empty; ...\n  name: must not be empty\n  standards: must have at least 1 item\n',
+    });
   });
 
   it('text that is not JSON is a usage error naming the source (exit 2)', async () => {
@@ -263,12 +340,13 @@ describe('rubrics import', () => {
   });
 
   it('only admins import rubrics (exit 4)', async () => {
-    expect(await s.run(['--as', 'usr_instructor', 'rubrics', 'import', '-'], { input: JSON.stringify(rubric('rb_inst')) })).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
+    expect(await s.run(['--as', 'usr_instructor', 'rubrics', 'import', '-'], { input: JSON.stringify(rubric('rb_inst')) })).toMatchObject({
+      code: 4,
+      stderr: 'error (forbidden): Only admins may do this.\n',
+    });
   });
 
-  // BUG: a rubric file that does not exist is an "unexpected failure" (exit 1) with a stack
-  // trace; it should be a usage error naming the file, like a file that is not JSON (exit 2).
-  it.fails('a file that does not exist is a usage error naming it (exit 2)', async () => {
+  it('a file that does not exist is a usage error naming it (exit 2)', async () => {
     const res = await s.run(['rubrics', 'import', 'no-such-rubric.json'], { cwd: s.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('no-such-rubric.json');

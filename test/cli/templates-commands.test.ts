@@ -32,7 +32,9 @@ describe('templates list', () => {
   it('lists templates as TSV: id, name, owner, module count, access floor', async () => {
     expect(await shared.run(['templates', 'list'])).toMatchObject({ code: 0, stdout: STANDARD_ROW, stderr: '' });
     const json = JSON.parse((await shared.run(['--json', 'templates', 'list'])).stdout);
-    expect(json).toEqual([expect.objectContaining({ id: 'tpl_standard', owner: { kind: 'institution' }, accessFloor: 60, tutorDefaults: { lesson: 'off', assignment: 'off' } })]);
+    expect(json).toEqual([
+      expect.objectContaining({ id: 'tpl_standard', owner: { kind: 'institution' }, accessFloor: 60, tutorDefaults: { lesson: 'off', assignment: 'off' } }),
+    ]);
   });
 
   it('any signed-in user may list; an id argument is a usage error (exit 2)', async () => {
@@ -52,7 +54,11 @@ describe('templates show', () => {
   });
 
   it('an unknown template is not-found (exit 5)', async () => {
-    expect(await shared.run(['templates', 'show', 'tpl_nope'])).toMatchObject({ code: 5, stdout: '', stderr: 'error (not-found): Template "tpl_nope" was not found.\n' });
+    expect(await shared.run(['templates', 'show', 'tpl_nope'])).toMatchObject({
+      code: 5,
+      stdout: '',
+      stderr: 'error (not-found): Template "tpl_nope" was not found.\n',
+    });
   });
 });
 
@@ -70,7 +76,12 @@ describe('templates create', () => {
     writeFileSync(join(s.dir, 'tpl.json'), JSON.stringify({ name: 'From a file', accessFloor: 40, tutorDefaults: { lesson: 'on', assignment: 'off' } }));
     const fromFile = await s.run(['--json', 'templates', 'create', '--file', 'tpl.json'], { cwd: s.dir });
     expect(fromFile.code).toBe(0);
-    expect(JSON.parse(fromFile.stdout)).toMatchObject({ name: 'From a file', accessFloor: 40, tutorDefaults: { lesson: 'on', assignment: 'off' }, owner: { kind: 'institution' } });
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({
+      name: 'From a file',
+      accessFloor: 40,
+      tutorDefaults: { lesson: 'on', assignment: 'off' },
+      owner: { kind: 'institution' },
+    });
   });
 
   it('a student may create a template of their own', async () => {
@@ -80,18 +91,27 @@ describe('templates create', () => {
   });
 
   it('a student may not create an institution template (exit 4)', async () => {
-    const res = await s.run(['--as', 'usr_s01', 'templates', 'create', '--file', '-'], { input: JSON.stringify({ name: 'Official', owner: { kind: 'institution' } }) });
+    const res = await s.run(['--as', 'usr_s01', 'templates', 'create', '--file', '-'], {
+      input: JSON.stringify({ name: 'Official', owner: { kind: 'institution' } }),
+    });
     expect(res).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may create templates owned by the institution or by someone else.\n' });
   });
 
   it('invalid values are listed with their fields (exit 3)', async () => {
     const res = await s.run(['templates', 'create', '--file', '-'], { input: JSON.stringify({ name: '', accessFloor: 400 }) });
-    expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): 2 problems: name: must not be empty; ...\n  name: must not be empty\n  accessFloor: must be <= 100\n' });
+    expect(res).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): 2 problems: name: must not be empty; ...\n  name: must not be empty\n  accessFloor: must be <= 100\n',
+    });
   });
 
   it('no --name and no --file, or a file that is not an object, is a usage error (exit 2)', async () => {
     expect(await s.run(['templates', 'create'])).toMatchObject({ code: 2, stderr: 'error: missing --name\n' });
-    expect(await s.run(['templates', 'create', '--file', '-'], { input: '["a"]' })).toMatchObject({ code: 2, stderr: 'error: - must hold a JSON object (the PATCH body)\n' });
+    expect(await s.run(['templates', 'create', '--file', '-'], { input: '["a"]' })).toMatchObject({
+      code: 2,
+      stderr: 'error: - must hold a JSON object (the PATCH body)\n',
+    });
   });
 });
 
@@ -107,23 +127,46 @@ describe('templates update', () => {
     expect(res.stdout).toContain('\ntutorDefaults\t{"lesson":"on","assignment":"off"}\naccessFloor\t70\n');
     const patched = await s.run(['templates', 'update', 'tpl_standard', '--file', '-'], { input: JSON.stringify({ description: 'Patched from a file' }) });
     expect(patched.code).toBe(0);
-    expect(await template(s, 'tpl_standard')).toMatchObject({ description: 'Patched from a file', accessFloor: 70, tutorDefaults: { lesson: 'on', assignment: 'off' } });
+    expect(await template(s, 'tpl_standard')).toMatchObject({
+      description: 'Patched from a file',
+      accessFloor: 70,
+      tutorDefaults: { lesson: 'on', assignment: 'off' },
+    });
   });
 
   it('an out-of-range value (exit 3) or duplicate module keys (exit 3) change nothing', async () => {
-    expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'accessFloor=170'])).toMatchObject({ code: 3, stderr: 'error (invalid): accessFloor: must be <= 100\n' });
-    const dup = await s.run(['templates', 'update', 'tpl_standard', '--file', '-'], { input: JSON.stringify({ modules: [{ key: 'a', title: 'A' }, { key: 'a', title: 'B' }] }) });
+    expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'accessFloor=170'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): accessFloor: must be <= 100\n',
+    });
+    const dup = await s.run(['templates', 'update', 'tpl_standard', '--file', '-'], {
+      input: JSON.stringify({
+        modules: [
+          { key: 'a', title: 'A' },
+          { key: 'a', title: 'B' },
+        ],
+      }),
+    });
     expect(dup).toMatchObject({ code: 3, stderr: 'error (invalid): modules[1].key: duplicate key "a"\n' });
-    expect(await template(s, 'tpl_standard')).toMatchObject({ accessFloor: 70, modules: [expect.objectContaining({ key: 'welcome' }), expect.objectContaining({ key: 'wrap-up' })] });
+    expect(await template(s, 'tpl_standard')).toMatchObject({
+      accessFloor: 70,
+      modules: [expect.objectContaining({ key: 'welcome' }), expect.objectContaining({ key: 'wrap-up' })],
+    });
   });
 
   it('nothing to change, or a --set that is not FIELD=VALUE, is a usage error (exit 2)', async () => {
     expect(await s.run(['templates', 'update', 'tpl_standard'])).toMatchObject({ code: 2, stderr: 'error: nothing to change: give --set or --file\n' });
-    expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'accessFloor'])).toMatchObject({ code: 2, stderr: 'error: --set must look like FIELD=VALUE (got "accessFloor")\n' });
+    expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'accessFloor'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --set must look like FIELD=VALUE (got "accessFloor")\n',
+    });
   });
 
   it('an unknown template exits 5; a student changing an institution template exits 4', async () => {
-    expect(await s.run(['templates', 'update', 'tpl_nope', '--set', 'accessFloor=70'])).toMatchObject({ code: 5, stderr: 'error (not-found): Template "tpl_nope" was not found.\n' });
+    expect(await s.run(['templates', 'update', 'tpl_nope', '--set', 'accessFloor=70'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Template "tpl_nope" was not found.\n',
+    });
     expect(await s.run(['--as', 'usr_s01', 'templates', 'update', 'tpl_standard', '--set', 'accessFloor=1'])).toMatchObject({
       code: 4,
       stderr: 'error (forbidden): Only admins or the owner of a user-owned template may change it.\n',
@@ -138,37 +181,55 @@ describe('templates bulk-update', () => {
     await s.ok(['templates', 'create', '--file', '-'], { input: JSON.stringify({ id: 'tpl_second', name: 'Second', accessFloor: 40 }) });
     await s.ok(['--as', 'usr_instructor', 'templates', 'create', '--name', 'Ines personal']);
   });
-  const floors = async () => (await s.ok(['templates', 'list'])).trim().split('\n').map((l) => `${l.split('\t')[1]}=${l.split('\t')[4]}`).sort();
+  const floors = async () =>
+    (await s.ok(['templates', 'list']))
+      .trim()
+      .split('\n')
+      .map((l) => `${l.split('\t')[1]}=${l.split('\t')[4]}`)
+      .sort();
 
   it('--dry-run previews each change and changes nothing', async () => {
     const res = await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=80', '--dry-run']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('tpl_second  Second\n    accessFloor: 40 -> 80\ntpl_standard  Standard 3-module course\n    accessFloor: 60 -> 80\n2 templates would change\n');
+    expect(res.stdout).toBe(
+      'tpl_second  Second\n    accessFloor: 40 -> 80\ntpl_standard  Standard 3-module course\n    accessFloor: 60 -> 80\n2 templates would change\n',
+    );
     expect(await floors()).toEqual(['Ines personal=0', 'Second=40', 'Standard 3-module course=60']);
   });
 
   it('--yes applies every change at once and prints the preview and a summary', async () => {
     const res = await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=75', '--yes']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('tpl_second  Second\n    accessFloor: 40 -> 75\ntpl_standard  Standard 3-module course\n    accessFloor: 60 -> 75\nupdated 2 templates\n');
+    expect(res.stdout).toBe(
+      'tpl_second  Second\n    accessFloor: 40 -> 75\ntpl_standard  Standard 3-module course\n    accessFloor: 60 -> 75\nupdated 2 templates\n',
+    );
     expect(await floors()).toEqual(['Ines personal=0', 'Second=75', 'Standard 3-module course=75']);
   });
 
   it('on a terminal: one confirmation; no changes nothing, yes applies', async () => {
     const no = scriptedPrompter([false]);
-    const declined = await s.run(['templates', 'bulk-update', '--where', 'accessFloor=75', '--set', 'tutorDefaults.assignment=on'], { ...TERMINAL, prompter: no });
+    const declined = await s.run(['templates', 'bulk-update', '--where', 'accessFloor=75', '--set', 'tutorDefaults.assignment=on'], {
+      ...TERMINAL,
+      prompter: no,
+    });
     expect(declined).toMatchObject({ code: 0, stdout: '' });
     expect(no.asked).toEqual(['Apply to 2 templates?']);
     const change = '    tutorDefaults: {"lesson":"off","assignment":"off"} -> {"lesson":"off","assignment":"on"}\n';
     expect(declined.stderr).toBe(`tpl_second  Second\n${change}tpl_standard  Standard 3-module course\n${change}\nnothing changed\n`);
     const yes = scriptedPrompter([true]);
-    const applied = await s.run(['templates', 'bulk-update', '--where', 'accessFloor=75', '--set', 'tutorDefaults.assignment=on'], { ...TERMINAL, prompter: yes });
+    const applied = await s.run(['templates', 'bulk-update', '--where', 'accessFloor=75', '--set', 'tutorDefaults.assignment=on'], {
+      ...TERMINAL,
+      prompter: yes,
+    });
     expect(applied).toMatchObject({ code: 0, stdout: 'updated 2 templates\n' });
     expect((await template(s, 'tpl_standard')).tutorDefaults).toEqual({ lesson: 'off', assignment: 'on' });
   });
 
   it('a filter that matches nothing says so', async () => {
-    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=team', '--set', 'accessFloor=1', '--yes'])).toMatchObject({ code: 0, stdout: 'no template matches or would change\n' });
+    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=team', '--set', 'accessFloor=1', '--yes'])).toMatchObject({
+      code: 0,
+      stdout: 'no template matches or would change\n',
+    });
   });
 
   it('not interactive without --yes, without --where, or without a change: usage errors (exit 2)', async () => {
@@ -177,15 +238,31 @@ describe('templates bulk-update', () => {
     const noWhere = await s.run(['templates', 'bulk-update', '--set', 'accessFloor=90', '--yes']);
     expect(noWhere.code).toBe(2);
     expect(noWhere.stderr).toMatch(/^error: missing --where \(FIELD=VALUE\)/);
-    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--yes'])).toMatchObject({ code: 2, stderr: 'error: nothing to change: give --set or --file\n' });
-    expect(await s.run(['templates', 'bulk-update', '--where', 'institution', '--set', 'accessFloor=90', '--yes'])).toMatchObject({ code: 2, stderr: 'error: --where must look like FIELD=VALUE (got "institution")\n' });
+    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--yes'])).toMatchObject({
+      code: 2,
+      stderr: 'error: nothing to change: give --set or --file\n',
+    });
+    expect(await s.run(['templates', 'bulk-update', '--where', 'institution', '--set', 'accessFloor=90', '--yes'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --where must look like FIELD=VALUE (got "institution")\n',
+    });
   });
 
   it('an invalid value changes no template (exit 3); a non-admin is forbidden (exit 4)', async () => {
     const bad = await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=180', '--yes']);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/accessFloor: must be <= 100/);
-    const forbidden = await s.run(['--as', 'usr_instructor', 'templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=20', '--yes']);
+    const forbidden = await s.run([
+      '--as',
+      'usr_instructor',
+      'templates',
+      'bulk-update',
+      '--where',
+      'owner.kind=institution',
+      '--set',
+      'accessFloor=20',
+      '--yes',
+    ]);
     expect(forbidden).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
     expect(await floors()).toEqual(['Ines personal=0', 'Second=75', 'Standard 3-module course=75']);
   });
@@ -200,7 +277,15 @@ describe('templates use', () => {
   it('creates a draft course from the template, with its settings and modules', async () => {
     const res = await s.run(['--json', 'templates', 'use', 'tpl_standard', '--title', 'From template', '--id', 'crs_tpl', '--description', 'Made in a test']);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ id: 'crs_tpl', title: 'From template', description: 'Made in a test', status: 'draft', templateId: 'tpl_standard', accessFloor: 60, rubricId: 'course-essentials' });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      id: 'crs_tpl',
+      title: 'From template',
+      description: 'Made in a test',
+      status: 'draft',
+      templateId: 'tpl_standard',
+      accessFloor: 60,
+      rubricId: 'course-essentials',
+    });
     const modules = JSON.parse(await s.ok(['--json', 'api', 'GET', '/courses/crs_tpl/modules']));
     expect(modules.map((m: { title: string; status: string }) => `${m.title}:${m.status}`)).toEqual(['Start here:draft', 'Wrap-up:draft']);
   });
@@ -210,8 +295,17 @@ describe('templates use', () => {
   });
 
   it('an unknown template exits 5; a course id in use exits 6; a student exits 4', async () => {
-    expect(await s.run(['templates', 'use', 'tpl_nope', '--title', 'X'])).toMatchObject({ code: 5, stderr: 'error (not-found): Template "tpl_nope" was not found.\n' });
-    expect(await s.run(['templates', 'use', 'tpl_standard', '--title', 'Again', '--id', 'crs_data101'])).toMatchObject({ code: 6, stderr: 'error (conflict): Course "crs_data101" already exists.\n' });
-    expect(await s.run(['--as', 'usr_s01', 'templates', 'use', 'tpl_standard', '--title', 'Mine'])).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
+    expect(await s.run(['templates', 'use', 'tpl_nope', '--title', 'X'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Template "tpl_nope" was not found.\n',
+    });
+    expect(await s.run(['templates', 'use', 'tpl_standard', '--title', 'Again', '--id', 'crs_data101'])).toMatchObject({
+      code: 6,
+      stderr: 'error (conflict): Course "crs_data101" already exists.\n',
+    });
+    expect(await s.run(['--as', 'usr_s01', 'templates', 'use', 'tpl_standard', '--title', 'Mine'])).toMatchObject({
+      code: 4,
+      stderr: 'error (forbidden): Only admins may do this.\n',
+    });
   });
 });
