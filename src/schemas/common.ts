@@ -10,7 +10,8 @@ export const PersonName = z.string().min(1).max(200);
 export const Description = z.string().max(20_000);
 export const Objective = z.string().max(2000);
 export const Objectives = z.array(z.string().min(1).max(2000)).max(50);
-export const Points = z.number().min(0).max(MAX_INT);
+/** Points and scores: at most 1,000,000,000, stored rounded to 6 decimals (see decimal.ts). */
+export { GradePoints as Points } from './decimal.js';
 
 export const Position = z.number().int().min(0).max(MAX_INT);
 export const Version = z.number().int().min(0).max(MAX_INT);

@@ -106,7 +106,7 @@ export const DatasetAssignment = z.strictObject({
 
 export const DatasetGrade = z.strictObject({
   score: Points.nullable().default(null),
-  criteria: z.array(z.strictObject({ criterionId: Id, levelId: Id, points: z.number().min(0), comment: z.string().default('') })).default([]),
+  criteria: z.array(z.strictObject({ criterionId: Id, levelId: Id, points: Points, comment: z.string().default('') })).default([]),
   feedback: z.string().default(''),
   feedbackOrigin: Origin.default('human'),
   feedbackProvenance: Provenance.nullable().default(null),

@@ -1,5 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { Id, MAX_INT, Version } from './common.js';
+import { GradePoints, OpenPercent, Percent100 } from './decimal.js';
+
+/** The largest expectedVersion a final-grade PUT accepts (the spec's bound). */
+export const MAX_EXPECTED_VERSION = 4503599627370495;
 
 export const CHECK_CODES = [
   'weights-not-100',
@@ -30,14 +34,14 @@ export const Category = z.strictObject({
   courseId: Id,
   name: z.string().min(1).max(120),
   position: Int,
-  weight: z.number().min(0).max(100),
+  weight: Percent100,
   drop: z.strictObject({ lowest: Int, highest: Int, keepAtLeast: z.number().int().min(1).max(MAX_INT) }),
   lateApplies: z.boolean(),
 });
 
 export const LatePolicy = z.strictObject({
   enabled: z.boolean(),
-  percentPerPeriod: z.number().min(0).max(100),
+  percentPerPeriod: Percent100,
   period: z.enum(['day', 'hour']),
   basis: z.enum(['score', 'possible']),
   maxPeriods: Int.nullable(),
@@ -51,8 +55,8 @@ export const MissingPolicy = z.strictObject({
 });
 
 export const ExtraCredit = z.strictObject({
-  categoryCapPercent: z.number().min(0).nullable(),
-  courseCapPoints: z.number().min(0).nullable(),
+  categoryCapPercent: OpenPercent.nullable(),
+  courseCapPoints: GradePoints.nullable(),
 });
 
 export const LetterScheme = z.strictObject({
@@ -96,9 +100,9 @@ export const SetupCheck = z.object({ code: CheckCode, target: z.string(), messag
 
 export const FinalGradeBody = z.strictObject({
   reason: z.string().min(1).max(1000),
-  expectedVersion: z.number().int().min(0).max(4503599627370495),
+  expectedVersion: z.number().int().min(0).max(MAX_EXPECTED_VERSION),
   letter: z.string().min(1).max(12).nullable().optional(),
-  percent: z.number().min(0).nullable().optional(),
+  percent: OpenPercent.nullable().optional(),
 });
 
 export const FinalGradeResult = z.object({ ok: z.boolean(), version: z.number().int() }).openapi('FinalGradeResult');
@@ -107,9 +111,10 @@ export const FinalGradeRecord = z.strictObject({
   courseId: Id,
   studentId: Id,
   letter: z.string().min(1).max(12).nullable(),
-  percent: z.number().min(0).nullable(),
+  percent: OpenPercent.nullable(),
   reason: z.string().max(1000),
-  version: Version,
+  // The largest version a PUT can follow (its expectedVersion bound), so every imported override stays writable.
+  version: z.number().int().min(0).max(MAX_EXPECTED_VERSION),
   updatedBy: z.string(),
   updatedAt: z.string(),
 });

@@ -2,10 +2,11 @@ import { z } from '@hono/zod-openapi';
 import {
   computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor, renderGradebookCsv,
 } from '../../domain/grading/index.js';
-import { setupProblems, KNOWN_RULES_VERSIONS } from '../../domain/grading/setup-soundness.js';
+import { nextCount } from '../../domain/counters.js';
+import { KNOWN_RULES_VERSIONS, setupProblems } from '../../domain/grading/setup-soundness.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
-import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
+import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, MAX_EXPECTED_VERSION, SetupCheck } from '../../schemas/gradebook.js';
 import type { Store } from '../../store/db.js';
 import {
   appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, loadSetup, publishedItems, putFinalGrade,
@@ -28,7 +29,7 @@ export function gradingInput(store: Store, courseId: string) {
 }
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
-  return putGradebookSetup(store, { ...setup, version: setup.version + 1, updatedBy: by, updatedAt: at });
+  return putGradebookSetup(store, { ...setup, version: nextCount(setup.version, 'The setup version'), updatedBy: by, updatedAt: at });
 }
 
 function requireStudent(store: Store, courseId: string, studentId: string): void {
@@ -193,7 +194,7 @@ export const gradebookRoutes: RouteModule = [
         if (body.expectedVersion !== currentVersion) {
           throw new AppError('conflict', `The override is at version ${currentVersion}, not ${body.expectedVersion}.`, { currentVersion });
         }
-        const version = currentVersion + 1;
+        const version = nextCount(currentVersion, "The student's override version", MAX_EXPECTED_VERSION);
         const now = deps.clock.now();
         const by = granted.caller.user.id;
         putFinalGrade(deps.store, { courseId: params.courseId, studentId: params.studentId, letter, percent, reason: body.reason, version, updatedBy: by, updatedAt: now });

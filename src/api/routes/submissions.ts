@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { nextCount } from '../../domain/counters.js';
 import { gradeCriteria, submissionProblems } from '../../domain/content/rules.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
@@ -31,7 +32,7 @@ export const submissionsRoutes: RouteModule = [
           id: deps.ids.next('sub'),
           assignmentId: assignment.id,
           studentId,
-          attempt: lastAttempt(deps.store, assignment.id, studentId) + 1,
+          attempt: nextCount(lastAttempt(deps.store, assignment.id, studentId), 'The attempt number'),
           state: 'submitted',
           text: body.text ?? null,
           fileId: body.fileId ?? null,

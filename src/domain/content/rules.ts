@@ -5,6 +5,7 @@
  */
 import type { Problem } from '../../errors.js';
 import type { BlockContentValue, RubricValue } from '../../schemas/content.js';
+import { MAX_POINTS, roundDecimalText } from '../../schemas/decimal.js';
 
 export type { Problem } from '../../errors.js';
 
@@ -88,6 +89,9 @@ export function gradeCriteria(
     criteria.push({ criterionId: g.criterionId, levelId: g.levelId, points: level.points, comment: g.comment });
     total = addDecimals(total, level.points);
   });
+  // The sum is a score like any other: 6 decimals, and within the largest score.
+  total = roundDecimalText(total);
+  if (total > MAX_POINTS) problems.push({ path: 'criteria', message: `the chosen levels add up to ${total}, over the largest score ${MAX_POINTS}` });
   return { criteria, total, problems };
 }
 
