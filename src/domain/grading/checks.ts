@@ -1,5 +1,7 @@
 /** The 16 setup checks of grading.md ("Setup checks"), computed from the setup and the published items. */
+import { compareStrings } from '../compare.js';
 import { decimalsOf, toUnitsBig } from './exact.js';
+import { compareCategoriesInOrder } from './order.js';
 import type { CheckCode, GradebookSetup, GradeItem, SetupCheck } from './types.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -10,7 +12,7 @@ export function computeSetupChecks(input: { setup: GradebookSetup; items: GradeI
   const out: { code: CheckCode; target: string; message: string }[] = [];
   const add = (code: CheckCode, target: string, message: string) => out.push({ code, target, message });
   const weighted = setup.mode === 'weighted';
-  const categories = [...setup.categories].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const categories = [...setup.categories].sort(compareCategoriesInOrder);
   const catIds = new Set(setup.categories.map((c) => c.id));
   const itemsOf = (id: string) => items.filter((it) => it.categoryId === id);
 
@@ -69,7 +71,7 @@ export function computeSetupChecks(input: { setup: GradebookSetup; items: GradeI
     }
   }
 
-  const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = [...items].sort((a, b) => compareStrings(a.id, b.id));
   for (const it of ordered) {
     if (it.categoryId === null || !catIds.has(it.categoryId)) {
       add('item-no-category', it.id, `"${it.title}" ${it.categoryId === null ? 'has no category' : `names category ${JSON.stringify(it.categoryId)}, which is not in the setup`}; it counts nowhere.`);

@@ -4,9 +4,11 @@
  * percentage and letter out. All arithmetic is exact (see exact.ts); numbers are converted
  * to JS numbers once, at the end.
  */
+import { compareStrings } from '../compare.js';
 import { chooseDrops } from './drops.js';
 import { decimalsOf, roundTenths, toUnits, toUnitsBig, unitsToDecimalString, weightedCoursePercent } from './exact.js';
 import { letterFor } from './letters.js';
+import { compareItemsInCourseOrder } from './order.js';
 import { recordsFromSubmissions, type SubmissionRecords } from './records.js';
 import type { CategoryResult, CourseGrades, GradebookSetup, GradeItem, GradeStudent, GradeSubmission, ItemResult, ItemStatus, StudentGrades } from './types.js';
 
@@ -25,18 +27,12 @@ export interface GradeInput {
   detail?: boolean;
 }
 
-/** The course's item order: (module position, module id, item position, id). */
-export function courseOrder(a: GradeItem, b: GradeItem): number {
-  return a.modulePosition - b.modulePosition || cmp(a.moduleId, b.moduleId) || a.position - b.position || cmp(a.id, b.id);
-}
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 export function computeCourseGrades(input: GradeInput): CourseGrades {
   const { setup } = input;
-  const ordered = [...input.items].sort(courseOrder);
+  const ordered = [...input.items].sort(compareItemsInCourseOrder);
   const inputIndex = new Map(input.items.map((it, i) => [it.id, i]));
   const nItems = ordered.length;
   const catIndex = new Map(setup.categories.map((c, i) => [c.id, i]));
@@ -263,7 +259,7 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
       cells: cellsOut,
     });
   }
-  const byName = (a: StudentGrades, b: StudentGrades) => cmp(a.studentName, b.studentName) || cmp(a.studentId, b.studentId);
+  const byName = (a: StudentGrades, b: StudentGrades) => compareStrings(a.studentName, b.studentName) || compareStrings(a.studentId, b.studentId);
   return { students: students.sort(byName) };
 }
 

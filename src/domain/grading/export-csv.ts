@@ -1,9 +1,9 @@
 /** The gradebook export of gradebook-operations.md: RFC 4180, CRLF after every row, formula-safe text. */
+import { compareStrings } from '../compare.js';
 import { decimalsOf, plainNumber, roundHalfUp, toUnitsBig } from './exact.js';
 import { letterFor } from './letters.js';
+import { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js';
 import type { CourseGrades, FinalOverride, GradebookSetup, GradeItem, GradeStudent } from './types.js';
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Text cells that a spreadsheet would run as a formula get a leading apostrophe. */
 export function textCell(value: string): string {
@@ -22,12 +22,12 @@ export function roundPercent(v: number): number {
 
 export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeItem[]; students: GradeStudent[]; grades: CourseGrades; overrides: FinalOverride[] }): string {
   const { setup } = input;
-  const cats = [...setup.categories].sort((a, b) => a.position - b.position || cmp(a.id, b.id));
+  const cats = [...setup.categories].sort(compareCategoriesInOrder);
   const catRank = new Map(cats.map((c, i) => [c.id, i]));
   const inputIndex = new Map(input.items.map((it, i) => [it.id, i]));
   const columns = input.items
     .filter((it) => it.categoryId !== null && catRank.has(it.categoryId))
-    .sort((a, b) => catRank.get(a.categoryId!)! - catRank.get(b.categoryId!)! || a.modulePosition - b.modulePosition || cmp(a.moduleId, b.moduleId) || a.position - b.position || cmp(a.id, b.id));
+    .sort((a, b) => catRank.get(a.categoryId!)! - catRank.get(b.categoryId!)! || compareItemsInCourseOrder(a, b));
   const columnCell = columns.map((it) => inputIndex.get(it.id)!);
   const byStudent = new Map(input.grades.students.map((s) => [s.studentId, s]));
   const overrides = new Map(input.overrides.map((o) => [o.studentId, o]));
@@ -38,7 +38,7 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
   lines.push(['Student', 'Student ID', ...columns.map((it) => `${it.title} (${it.id})`), ...cats.map((c) => `${c.name} %`), ...tail].map(textCell).join(','));
   lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
 
-  const students = [...input.students].sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const students = [...input.students].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
   for (const student of students) {
     const g = byStudent.get(student.id);
     const o = overrides.get(student.id);

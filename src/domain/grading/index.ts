@@ -1,5 +1,6 @@
 export * from './types.js';
-export { computeCourseGrades, courseOrder, type GradeInput } from './compute.js';
+export { computeCourseGrades, type GradeInput } from './compute.js';
+export { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js';
 export { computeSetupChecks } from './checks.js';
 export { defaultGradebookSetup } from './defaults.js';
 export { letterFor } from './letters.js';
