@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import {
-  computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor, renderGradebookCsv,
+  computeCourseGrades, computeSetupChecks, finalGrade, type GradebookSetup as SetupValue, renderGradebookCsv,
 } from '../../domain/grading/index.js';
 import { AppError, type Problem } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
@@ -160,9 +160,8 @@ export const gradebookRoutes: RouteModule = [
         students: grades.students.map(({ cells: _cells, ...s }) => {
           const o = overrides.get(s.studentId);
           const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
-          const finalPercent = override?.percent ?? s.percent;
-          const rounded = override?.percent != null ? Math.round(override.percent * 10) / 10 : finalPercent;
-          return { ...s, override, finalPercent, finalLetter: override?.letter ?? letterFor(input.setup.scheme, rounded) };
+          const { finalPercent, finalLetter } = finalGrade({ calculatedPercent: s.percent, override, scheme: input.setup.scheme });
+          return { ...s, override, finalPercent, finalLetter };
         }),
       };
     },

@@ -5,8 +5,9 @@
  * to JS numbers once, at the end.
  */
 import { compareStrings } from '../compare.js';
+import { roundFractionToTenths } from '../rounding.js';
 import { chooseDrops } from './drops.js';
-import { decimalsOf, roundTenths, toUnits, toUnitsBig, unitsToDecimalString, weightedCoursePercent } from './exact.js';
+import { decimalsOf, toUnits, toUnitsBig, unitsToDecimalString, weightedCoursePercent } from './exact.js';
 import { letterFor } from './letters.js';
 import { compareItemsInCourseOrder } from './order.js';
 import { recordsFromSubmissions, type SubmissionRecords } from './records.js';
@@ -214,7 +215,7 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
         earned: toNumber(keptE),
         possible: toNumber(keptQ),
         extraCredit: xNum === 0 ? 0 : decimalNumber(xNum, unitDigits + xDigits),
-        percent: empty ? null : roundTenths(catNum[ci]!, catDen[ci]!),
+        percent: empty ? null : roundFractionToTenths(catNum[ci]!, catDen[ci]!),
         empty,
       };
       sumE += keptE;
@@ -227,7 +228,7 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
     if (weighted) rounded = weightedCoursePercent(catNum, catDen, weightInt, hundredW);
     else if (sumQ > 0) {
       const x = courseCapM !== null && sumX > courseCapM ? courseCapM : sumX;
-      rounded = roundTenths(100 * (sumE + x), sumQ);
+      rounded = roundFractionToTenths(100 * (sumE + x), sumQ);
     }
 
     const cellsOut: (number | null)[] = new Array(nItems);

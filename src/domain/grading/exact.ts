@@ -3,6 +3,7 @@
  * decimal; they become integers in a common unit (10^k) so sums are exact in doubles while
  * below 2^53, with BigInt used wherever a product could go past that.
  */
+import { roundFractionToTenths, shortestDecimal } from '../rounding.js';
 
 /** Decimal places of x's shortest representation (0.25 -> 2, 10 -> 0, 1e-7 -> 7). */
 export function decimalsOf(x: number): number {
@@ -11,20 +12,14 @@ export function decimalsOf(x: number): number {
     const p = 10 ** d;
     if (Math.round(x * p) / p === x) return d;
   }
-  const s = String(x);
-  const m = /^-?\d*(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s);
-  if (!m) throw new Error(`not a finite number: ${s}`);
-  return Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0));
+  return Math.max(0, -shortestDecimal(x).exponent);
 }
 
 /** x as an exact BigInt count of 10^-d units (x must have at most d decimals). */
 export function toUnitsBig(x: number, d: number): bigint {
-  const s = String(x);
-  const m = /^(-?)(\d*)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s)!;
-  const digits = BigInt((m[2] || '0') + (m[3] ?? ''));
-  const shift = d - (m[3]?.length ?? 0) + Number(m[4] ?? 0);
-  const v = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
-  return m[1] === '-' ? -v : v;
+  const { significand, exponent } = shortestDecimal(x);
+  const shift = d + exponent;
+  return shift >= 0 ? significand * 10n ** BigInt(shift) : significand / 10n ** BigInt(-shift);
 }
 
 /** x in 10^-d units as a number, exact while below 2^53 (checked). */
@@ -60,23 +55,6 @@ export function plainNumber(x: number): string {
   return unitsToDecimalString(toUnitsBig(x, decimalsOf(x)), decimalsOf(x));
 }
 
-/** An exact non-negative fraction num/den (den > 0). */
-export interface Fraction {
-  num: bigint;
-  den: bigint;
-}
-
-/** Round num/den (>= 0) half-up to `decimals` places; returns the number and its fixed text. */
-export function roundHalfUp(f: Fraction, decimals = 1): { value: number; text: string } {
-  const scale = 10n ** BigInt(decimals);
-  // floor(x * scale + 1/2) = floor((2 * num * scale + den) / (2 * den))
-  const units = (2n * f.num * scale + f.den) / (2n * f.den);
-  const whole = units / scale;
-  const frac = (units % scale).toString().padStart(decimals, '0');
-  const text = decimals > 0 ? `${whole}.${frac}` : `${whole}`;
-  return { value: Number(text), text };
-}
-
 /** Integer arithmetic on either exact doubles (fast) or BigInt (when products may pass 2^53). */
 export interface Arith<T> {
   of(n: number): T;
@@ -108,22 +86,6 @@ export const BIG: Arith<bigint> = {
   toBig: (a) => a,
 };
 
-/** num/den (>= 0, den > 0) rounded half-up to one decimal, exactly. */
-export function roundTenths(num: number | bigint, den: number | bigint): number {
-  if (typeof num === 'number' && typeof den === 'number') {
-    // floor((20 num + den) / (2 den)) in integers, which doubles hold exactly below 2^53.
-    const a = 20 * num + den;
-    const b = 2 * den;
-    if (a + b < Number.MAX_SAFE_INTEGER) {
-      let q = Math.floor(a / b);
-      if (q * b > a) q--;
-      else if ((q + 1) * b <= a) q++;
-      return q / 10;
-    }
-  }
-  return roundHalfUp({ num: BigInt(num), den: BigInt(den) }).value;
-}
-
 /**
  * The weighted course percentage, sum(w * category %) / min(sum of the non-empty weights,
  * 100), rounded half-up to one decimal; null when every category is empty. A double
@@ -152,5 +114,5 @@ export function weightedCoursePercent(catNum: (number | bigint)[], catDen: (numb
     accN = accN * den + weights[ci]! * num * accD;
     accD *= den;
   }
-  return roundHalfUp({ num: accN, den: accD * (W < hundredW ? W : hundredW) }).value;
+  return roundFractionToTenths(accN, accD * (W < hundredW ? W : hundredW));
 }

@@ -1,7 +1,7 @@
 /** The gradebook export of gradebook-operations.md: RFC 4180, CRLF after every row, formula-safe text. */
 import { compareStrings } from '../compare.js';
-import { decimalsOf, plainNumber, roundHalfUp, toUnitsBig } from './exact.js';
-import { letterFor } from './letters.js';
+import { plainNumber } from './exact.js';
+import { finalGrade } from './final-grade.js';
 import { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js';
 import type { CourseGrades, FinalOverride, GradebookSetup, GradeItem, GradeStudent } from './types.js';
 
@@ -13,12 +13,6 @@ export function textCell(value: string): string {
 
 const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const percentCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(1));
-
-/** An override percent rounded like every other percentage (1 decimal, half-up). */
-export function roundPercent(v: number): number {
-  const d = decimalsOf(v);
-  return roundHalfUp({ num: toUnitsBig(v, d), den: 10n ** BigInt(d) }).value;
-}
 
 export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeItem[]; students: GradeStudent[]; grades: CourseGrades; overrides: FinalOverride[] }): string {
   const { setup } = input;
@@ -43,10 +37,8 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
     const g = byStudent.get(student.id);
     const o = overrides.get(student.id);
     const calculated = g?.percent ?? null;
-    const overridePercent = o?.percent !== null && o?.percent !== undefined ? roundPercent(o.percent) : null;
     const overrideLetter = o?.letter ?? null;
-    const finalPercent = overridePercent ?? calculated;
-    const finalLetter = overrideLetter ?? letterFor(setup.scheme, finalPercent);
+    const { overridePercent, finalPercent, finalLetter } = finalGrade({ calculatedPercent: calculated, override: o ?? null, scheme: setup.scheme });
     // One array per row joined once: concatenating 200 cells into a string is 4x slower.
     const row: string[] = new Array(columnCell.length + cats.length + 8);
     let j = 0;

@@ -4,7 +4,8 @@ export { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js'
 export { computeSetupChecks } from './checks.js';
 export { defaultGradebookSetup } from './defaults.js';
 export { letterFor } from './letters.js';
-export { renderGradebookCsv, roundPercent, textCell } from './export-csv.js';
+export { renderGradebookCsv, textCell } from './export-csv.js';
+export { finalGrade, type FinalGrade, type FinalGradeInput } from './final-grade.js';
 export { chooseDrops, chooseDropsBruteForce, type DropInput } from './drops.js';
-export { decimalsOf, plainNumber, roundHalfUp } from './exact.js';
+export { decimalsOf, plainNumber } from './exact.js';
 export * from './records.js';

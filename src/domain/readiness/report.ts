@@ -1,12 +1,11 @@
 /** computeReadiness: item statuses by precedence, standard and report counts (readiness.md). */
+import { roundFractionToTenths } from '../rounding.js';
 import { AUTOMATIC_CHECKS } from './checks.js';
 import type { ItemStatus, ReadinessInput, ReadinessReport, ReportItem, Rubric, StandardStatus } from './types.js';
 
-/** 100 * n / d rounded half-up to 1 decimal, exactly (integers in). */
+/** The percentage 100 * n / d, rounded like every percentage (half-up to tenths, exactly). */
 export function roundHalfUp1(numerator: number, denominator: number): number {
-  // floor(1000 n / d + 1/2) / 10, in integers
-  const tenths = Math.floor((2000 * numerator + denominator) / (2 * denominator));
-  return tenths / 10;
+  return roundFractionToTenths(100 * numerator, denominator);
 }
 
 const COUNTS = new Set<ItemStatus>(['met', 'attested']);
