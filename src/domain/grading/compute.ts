@@ -171,7 +171,7 @@ export function computeCourseGrades(input: GradeInput): CourseGrades {
         const s = regular.map((ii) => effM[ii]!);
         const p = regular.map((ii) => pointsU[ii]! * F);
         const droppable = regular.map((ii) => !(missingZero[ii] && !setup.missing.droppable));
-        const choice = chooseDrops({ s, p, droppable, x, cap: catCap, lowest: l, highest: h });
+        const choice = chooseDrops({ earned: s, possible: p, droppable, extraCredit: x, cap: catCap, lowest: l, highest: h });
         for (const i of choice.lowest) dropped[regular[i]!] = 1;
         for (const i of choice.highest) dropped[regular[i]!] = 2;
       }

@@ -6,6 +6,6 @@ export { defaultGradebookSetup } from './defaults.js';
 export { letterFor } from './letters.js';
 export { renderGradebookCsv, textCell } from './export-csv.js';
 export { finalGrade, type FinalGrade, type FinalGradeInput } from './final-grade.js';
-export { chooseDrops, chooseDropsBruteForce, type DropInput } from './drops.js';
+export { chooseDrops, type DropChoice, type DropInput } from './drops.js';
 export { decimalsOf, plainNumber } from './exact.js';
 export * from './records.js';
