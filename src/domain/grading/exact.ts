@@ -8,7 +8,7 @@
  * value is too large and no result is ever rounded. The helpers keep the form canonical (a
  * value that fits is always a number), so `typeof` tells which path a value is on.
  */
-import { roundFractionToTenths, shortestDecimal } from '../rounding.js';
+import { shortestDecimal } from '../rounding.js';
 
 /** An exact integer: a number while |value| <= 2^53 - 1, a BigInt beyond. */
 export type ExactInt = number | bigint;
@@ -120,33 +120,3 @@ export function plainNumber(x: number): string {
   return unitsToDecimalString(toUnitsBig(x, decimalsOf(x)), decimalsOf(x));
 }
 
-/**
- * The weighted course percentage, sum(w * category %) / min(sum of the non-empty weights,
- * 100), rounded half-up to one decimal; null when every category is empty. A double
- * estimate is within 1e-9 of the exact value (a handful of correctly rounded operations on
- * values below 1e4), so when it is more than 1e-6 away from a rounding boundary it decides
- * the rounding; otherwise the exact BigInt sum does. Either way the result is exact.
- */
-export function weightedCoursePercent(catNum: (number | bigint)[], catDen: (number | bigint)[], weights: bigint[], hundredW: bigint): number | null {
-  let W = 0n;
-  let estimate = 0;
-  for (let ci = 0; ci < catNum.length; ci++) {
-    if (catDen[ci] === 0) continue;
-    W += weights[ci]!;
-    estimate += Number(weights[ci]!) * (Number(catNum[ci]!) / Number(catDen[ci]!));
-  }
-  if (W <= 0n) return null;
-  const t = (estimate / Number(W < hundredW ? W : hundredW)) * 10 + 0.5;
-  const f = t - Math.floor(t);
-  if (f > 1e-6 && f < 1 - 1e-6 && t < 1e12) return Math.floor(t) / 10;
-  let accN = 0n;
-  let accD = 1n;
-  for (let ci = 0; ci < catNum.length; ci++) {
-    if (catDen[ci] === 0) continue;
-    const num = BigInt(catNum[ci]!);
-    const den = BigInt(catDen[ci]!);
-    accN = accN * den + weights[ci]! * num * accD;
-    accD *= den;
-  }
-  return roundFractionToTenths(accN, accD * (W < hundredW ? W : hundredW));
-}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { weightedCoursePercent } from '../../../src/domain/grading/exact.js';
+import { weightedCoursePercent } from '../../../src/domain/grading/course-phase.js';
 import { chooseDrops, computeCourseGrades, renderGradebookCsv } from '../../../src/domain/grading/index.js';
 import { tenthsByBigInt } from './bigint-reference.js';
 import { dropsByExhaustiveSearch } from './drop-oracle.js';
