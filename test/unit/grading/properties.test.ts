@@ -90,6 +90,15 @@ describe('grading properties', () => {
     ];
     expect(reference(onBoundary, 1000n)).toBe(90);
     expect(run(onBoundary)).toBe(90);
+    // Huge percentages exactly on a boundary: the double estimate's error grows with the value,
+    // so it must not decide the rounding there (it used to, up to 1e11 %).
+    const hugeOnBoundary = fc.record({ tenths: fc.bigInt({ min: 10n ** 9n, max: 10n ** 12n }), scale: fc.bigInt({ min: 1n, max: 1000n }), weight: fc.bigInt({ min: 1n, max: 1000n }) })
+      .map(({ tenths, scale, weight }) => [{ num: (2n * tenths + 1n) * scale, den: 20n * scale, weight, empty: false }]);
+    fc.assert(fc.property(hugeOnBoundary, (cats) => {
+      expect(run(cats)).toBe(reference(cats, 1000n));
+    }), { numRuns: 2000 });
+    // 10484533469121 / 2580 = 4063772662.45 % exactly, weight 12 of 100: 4063772662.5 (the estimate said 4063772662.4)
+    expect(weightedCoursePercent([10484533469121], [2580], [12n], 100n)).toBe(4063772662.5);
   });
 
   it('item order does not change any grade', () => {
