@@ -70,8 +70,8 @@ export function decimalsOf(x: number): number {
   return Math.max(0, -shortestDecimal(x).exponent);
 }
 
-/** x as an exact count of 10^-d units (x must have at most d decimals); throws past 2^53. */
-export function toUnits(x: number, d: number): number {
+/** x as an exact count of 10^-d units (x must have at most d decimals), however large. */
+export function toUnits(x: number, d: number): ExactInt {
   if (d <= 15) {
     // x is the double nearest its d-decimal value N / 10^d, and x * 10^d adds one more
     // rounding: together under |N| * 2^-52, so below 2^51 rounding recovers N exactly. The
@@ -79,9 +79,8 @@ export function toUnits(x: number, d: number): number {
     const scaled = Math.round(x * 10 ** d);
     if (Math.abs(scaled) < 2 ** 51 && Math.abs(scaled / 10 ** d - x) <= Math.abs(x) * 1e-15) return scaled;
   }
-  const big = toUnitsBig(x, d);
-  if (big > MAX_SAFE_BIG || big < -MAX_SAFE_BIG) throw new Error(`value ${x} is too large for exact grading at ${d} decimal places`);
-  return Number(big);
+  // Past that (more digits than a double spells exactly, or a value too large): BigInt.
+  return exactInt(toUnitsBig(x, d));
 }
 
 /** x as an exact BigInt count of 10^-d units (x must have at most d decimals). */

@@ -57,8 +57,8 @@ export interface ItemGrades {
   counted: Uint8Array;
   /** 1: missing and counted as zero. */
   missingZero: Uint8Array;
-  /** Late periods (0: not late); past maxPeriods with afterMax 'hold-at-max', the cap. */
-  latePeriods: Int32Array;
+  /** Late periods (0: not late); past maxPeriods with afterMax 'hold-at-max', the cap. Doubles: a far-future submission is billions of hours late. */
+  latePeriods: Float64Array;
   /** Written by the category phase: 0 kept, 1 dropped as a lowest, 2 as a highest. */
   dropped: Int8Array;
 }
@@ -72,7 +72,7 @@ export function emptyItemGrades(nItems: number): ItemGrades {
     effective: new Array<Units>(nItems).fill(0),
     counted: new Uint8Array(nItems),
     missingZero: new Uint8Array(nItems),
-    latePeriods: new Int32Array(nItems),
+    latePeriods: new Float64Array(nItems),
     dropped: new Int8Array(nItems),
   };
 }
