@@ -82,10 +82,10 @@ function studentsByName(students: GradeStudent[]): number[] {
   return students.map((_, i) => i).sort((a, b) => compareStrings(students[a]!.name, students[b]!.name) || compareStrings(students[a]!.id, students[b]!.id));
 }
 
-/** The export's value of each item (caller's order). */
-function exportCells(rules: ItemRules, items: ItemGrades): (number | null)[] {
-  const cells: (number | null)[] = new Array(rules.recordColumn.length);
-  for (let item = 0; item < cells.length; item++) cells[rules.recordColumn[item]!] = effectiveScore(rules, items, item);
+/** The export's value of each item (caller's order); NaN where the export leaves the cell empty. */
+function exportCells(rules: ItemRules, items: ItemGrades): Float64Array {
+  const cells = new Float64Array(rules.recordColumn.length);
+  for (let item = 0; item < cells.length; item++) cells[rules.recordColumn[item]!] = effectiveScore(rules, items, item) ?? NaN;
   return cells;
 }
 

@@ -44,7 +44,7 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
     let j = 0;
     row[j++] = textCell(student.name);
     row[j++] = textCell(student.id);
-    for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]) : '';
+    for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]!) : '';
     for (const c of cats) row[j++] = percentCell(g?.categories.find((r) => r.categoryId === c.id)?.percent);
     row[j++] = percentCell(calculated);
     row[j++] = textCell(g?.letter ?? '');
@@ -62,10 +62,10 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
  * text is the costliest step of a large export. Bounded, so distinct values cannot grow it
  * without limit.
  */
-function cachedNumberCell(): (v: number | null | undefined) => string {
+function cachedNumberCell(): (v: number) => string {
   const memo = new Map<number, string>();
   return (v) => {
-    if (v === null || v === undefined) return '';
+    if (Number.isNaN(v)) return '';
     let text = memo.get(v);
     if (text === undefined) {
       text = plainNumber(v);

@@ -136,8 +136,12 @@ export interface StudentGrades {
   letter: string | null;
   /** Per-item detail, in item order (present when computed with detail). */
   items?: ItemResult[];
-  /** Per item in input order: the export cell value (effective score, 0 for missing zeros, null otherwise). */
-  cells: (number | null)[];
+  /**
+   * Per item in input order: the export cell value (effective score, 0 for missing zeros,
+   * NaN for an empty cell). Doubles in one typed array: a number array per student holds
+   * its non-integer values as separate heap objects, tens of MB for a large export.
+   */
+  cells: Float64Array;
 }
 
 export interface CourseGrades {

@@ -120,9 +120,9 @@ function studentGrades(book: Gradebook, ordered: GradeItem[], student: GradeStud
     categories: categoryTotals.map((c) => c.result),
     percent,
     letter: letterOf(setup, percent),
-    cells: book.items.map((item) => {
+    cells: Float64Array.from(book.items, (item) => {
       const o = outcomes.get(item.id)!;
-      return o.status === 'graded' ? toNumber(o.effective) : o.missingZero ? 0 : null;
+      return o.status === 'graded' ? toNumber(o.effective) : o.missingZero ? 0 : NaN;
     }),
   };
 }

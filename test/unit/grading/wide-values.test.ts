@@ -18,12 +18,14 @@ const lateByScore = (percentPerPeriod: number): Partial<GradebookSetup> => ({
 describe('values past the fast paths are graded exactly', () => {
   it('a score with 17 significant digits: 8.333333333333334 of 10 is 83.3%, B', () => {
     const g = gradeOf(setupWith(), [item('a', 10)], [sub('a', 8.333333333333334)]);
-    expect(g).toMatchObject({ percent: 83.3, letter: 'B', cells: [8.333333333333334] });
+    expect(g).toMatchObject({ percent: 83.3, letter: 'B' });
+    expect([...g.cells]).toEqual([8.333333333333334]);
   });
 
   it('0.1 + 0.2 as a score is 0.30000000000000004, not 0.3: 30.000000000000004% of 1 -> 30.0', () => {
     const g = gradeOf(setupWith(), [item('a', 1)], [sub('a', 0.1 + 0.2)]);
-    expect(g).toMatchObject({ percent: 30, cells: [0.30000000000000004] });
+    expect(g.percent).toBe(30);
+    expect([...g.cells]).toEqual([0.30000000000000004]);
     expect(g.categories[0]).toMatchObject({ earned: 0.30000000000000004, possible: 1 });
   });
 
@@ -42,7 +44,8 @@ describe('values past the fast paths are graded exactly', () => {
 
   it('5e-324 points (324 decimal places): 5e-324 of 5e-324 and 0 of 1e-323 is 33.3%', () => {
     const g = gradeOf(setupWith({ mode: 'points' }), [item('a', 5e-324), item('b', 1e-323)], [sub('a', 5e-324), sub('b', 0)]);
-    expect(g).toMatchObject({ percent: 33.3, cells: [5e-324, 0] });
+    expect(g.percent).toBe(33.3);
+    expect([...g.cells]).toEqual([5e-324, 0]);
   });
 
   it('a late penalty of 33.333333333333336% per day: 9 one day late keeps 5.99999999999999976, 60.0%', () => {
@@ -60,7 +63,8 @@ describe('values past the fast paths are graded exactly', () => {
 
   it('attempts past 2^31: attempt 2147483648 is the record over 2147483647, and 4294967296 is not pending', () => {
     const two = gradeOf(setupWith(), [item('a', 10)], [sub('a', 3, undefined, { attempt: 2147483647 }), sub('a', 7, undefined, { attempt: 2147483648 })]);
-    expect(two).toMatchObject({ percent: 70, cells: [7] });
+    expect(two.percent).toBe(70);
+    expect([...two.cells]).toEqual([7]);
     const big = gradeOf(setupWith(), [item('a', 10)], [sub('a', 7, undefined, { attempt: 4294967296 })]);
     expect(big.items![0]).toMatchObject({ status: 'graded', score: 7 });
   });
