@@ -1,6 +1,8 @@
 /**
- * The one string order of the project: plain code-point order (UTF-16 code units), the
- * same on every machine and in every locale, never localeCompare. Student names, ids,
- * categories and items all sort with it.
+ * The one string order of the project: UTF-16 code units, exactly as JavaScript's `<`
+ * compares (code-point order for text without characters past U+FFFF). Not locale-aware
+ * on purpose: sorted output (grades, exports, listings) must be the same on every machine.
  */
-export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,4 +1,4 @@
-import { compareText } from '../domain/compare.js';
+import { compareStrings } from '../domain/compare.js';
 import type { EnrollmentValue, UserValue } from '../schemas/people.js';
 import type { Store } from './db.js';
 import { ENROLLMENTS, insertRecord, type Row, USERS, updateRecord } from './tables.js';
@@ -48,5 +48,5 @@ export function listStudents(store: Store, courseId: string): { id: string; name
   const rows = store
     .stmt("SELECT u.id, u.name FROM enrollments e JOIN users u ON u.id = e.user_id WHERE e.course_id = ? AND e.role = 'student'")
     .all(courseId) as { id: string; name: string }[];
-  return rows.sort((a, b) => compareText(a.name, b.name) || compareText(a.id, b.id));
+  return rows.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
 }

@@ -1,17 +1,31 @@
 import { z } from '@hono/zod-openapi';
-import {
-  computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor, renderGradebookCsv,
-} from '../../domain/grading/index.js';
 import { nextCount } from '../../domain/counters.js';
+import { computeCourseGrades, computeSetupChecks, finalGrade, renderGradebookCsv, type GradebookSetup as SetupValue } from '../../domain/grading/index.js';
 import { KNOWN_RULES_VERSIONS, setupProblems } from '../../domain/grading/setup-soundness.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
-import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, MAX_EXPECTED_VERSION, SetupCheck } from '../../schemas/gradebook.js';
-import type { Store } from '../../store/db.js';
 import {
-  appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, loadSetup, publishedItems, putFinalGrade,
-} from '../../store/gradebook.js';
+  CheckCode,
+  DismissBody,
+  ExportResult,
+  FinalGradeBody,
+  FinalGradeResult,
+  GradebookSetup,
+  MAX_EXPECTED_VERSION,
+  SetupCheck,
+} from '../../schemas/gradebook.js';
+import type { Store } from '../../store/db.js';
 import { loadSubmissionRecords } from '../../store/grade-cells.js';
+import {
+  appendFinalGradeHistory,
+  courseSubmissions,
+  finalGradeHistory,
+  getFinalGrade,
+  listFinalGrades,
+  loadSetup,
+  publishedItems,
+  putFinalGrade,
+} from '../../store/gradebook.js';
 import { putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
@@ -24,7 +38,12 @@ export function gradingInput(store: Store, courseId: string) {
   const setup = loadSetup(store, courseId);
   const items = publishedItems(store, courseId);
   const students = listStudents(store, courseId);
-  const records = loadSubmissionRecords(store, courseId, items.map((it) => it.id), students.map((s) => s.id));
+  const records = loadSubmissionRecords(
+    store,
+    courseId,
+    items.map((it) => it.id),
+    students.map((s) => s.id),
+  );
   return { setup, items, students, records };
 }
 
@@ -64,11 +83,14 @@ export const gradebookRoutes: RouteModule = [
       const problems = setupProblems(body, params.courseId);
       const rules = problems.filter((p) => p.path === 'rulesVersion');
       if (problems.length > rules.length) throw invalid(problems.filter((p) => p.path !== 'rulesVersion'));
-      if (rules.length > 0) throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
+      if (rules.length > 0)
+        throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
       return deps.store.tx(() => {
         const current = loadSetup(deps.store, params.courseId);
         if (body.version !== current.version) {
-          throw new AppError('conflict', `The setup is at version ${current.version}, not ${body.version}; read it again and reapply your change.`, { currentVersion: current.version });
+          throw new AppError('conflict', `The setup is at version ${current.version}, not ${body.version}; read it again and reapply your change.`, {
+            currentVersion: current.version,
+          });
         }
         return saveBumped(deps.store, body, granted.caller.user.id, deps.clock.now());
       });
@@ -98,7 +120,9 @@ export const gradebookRoutes: RouteModule = [
       deps.store.tx(() => {
         const now = deps.clock.now();
         const setup = loadSetup(deps.store, params.courseId);
-        const fires = computeSetupChecks({ setup, items: publishedItems(deps.store, params.courseId), now }).some((c) => c.code === body.code && c.target === body.target);
+        const fires = computeSetupChecks({ setup, items: publishedItems(deps.store, params.courseId), now }).some(
+          (c) => c.code === body.code && c.target === body.target,
+        );
         if (!fires) throw new AppError('not-found', `The check ${body.code} does not fire for target ${JSON.stringify(body.target)}.`);
         if (setup.dismissedChecks.some((d) => d.code === body.code && d.target === body.target)) return setup;
         if (setup.dismissedChecks.length >= 200) throw new AppError('conflict', 'A setup keeps at most 200 dismissed checks; undo one first.', { limit: 200 });
@@ -118,7 +142,8 @@ export const gradebookRoutes: RouteModule = [
       deps.store.tx(() => {
         const setup = loadSetup(deps.store, params.courseId);
         const kept = setup.dismissedChecks.filter((d) => !(d.code === params.code && d.target === params.target));
-        if (kept.length === setup.dismissedChecks.length) throw new AppError('not-found', `The check ${params.code} for ${JSON.stringify(params.target)} is not dismissed.`);
+        if (kept.length === setup.dismissedChecks.length)
+          throw new AppError('not-found', `The check ${params.code} for ${JSON.stringify(params.target)} is not dismissed.`);
         return saveBumped(deps.store, { ...setup, dismissedChecks: kept }, granted.caller.user.id, deps.clock.now());
       }),
   }),
@@ -144,9 +169,8 @@ export const gradebookRoutes: RouteModule = [
         students: grades.students.map(({ cells: _cells, ...s }) => {
           const o = overrides.get(s.studentId);
           const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
-          const finalPercent = override?.percent ?? s.percent;
-          const rounded = override?.percent != null ? Math.round(override.percent * 10) / 10 : finalPercent;
-          return { ...s, override, finalPercent, finalLetter: override?.letter ?? letterFor(input.setup.scheme, rounded) };
+          const { finalPercent, finalLetter } = finalGrade({ calculatedPercent: s.percent, override, scheme: input.setup.scheme });
+          return { ...s, override, finalPercent, finalLetter };
         }),
       };
     },
@@ -197,10 +221,27 @@ export const gradebookRoutes: RouteModule = [
         const version = nextCount(currentVersion, "The student's override version", MAX_EXPECTED_VERSION);
         const now = deps.clock.now();
         const by = granted.caller.user.id;
-        putFinalGrade(deps.store, { courseId: params.courseId, studentId: params.studentId, letter, percent, reason: body.reason, version, updatedBy: by, updatedAt: now });
+        putFinalGrade(deps.store, {
+          courseId: params.courseId,
+          studentId: params.studentId,
+          letter,
+          percent,
+          reason: body.reason,
+          version,
+          updatedBy: by,
+          updatedAt: now,
+        });
         appendFinalGradeHistory(deps.store, {
-          courseId: params.courseId, studentId: params.studentId, version, oldLetter: current?.letter ?? null, oldPercent: current?.percent ?? null,
-          newLetter: letter, newPercent: percent, reason: body.reason, by, at: now,
+          courseId: params.courseId,
+          studentId: params.studentId,
+          version,
+          oldLetter: current?.letter ?? null,
+          oldPercent: current?.percent ?? null,
+          newLetter: letter,
+          newPercent: percent,
+          reason: body.reason,
+          by,
+          at: now,
         });
         return { ok: true, version };
       });

@@ -1,5 +1,7 @@
 /** The 16 setup checks of grading.md ("Setup checks"), computed from the setup and the published items. */
+import { compareStrings } from '../compare.js';
 import { decimalsOf, toUnitsBig } from './exact.js';
+import { compareCategoriesInOrder } from './order.js';
 import type { CheckCode, GradebookSetup, GradeItem, SetupCheck } from './types.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -10,7 +12,7 @@ export function computeSetupChecks(input: { setup: GradebookSetup; items: GradeI
   const out: { code: CheckCode; target: string; message: string }[] = [];
   const add = (code: CheckCode, target: string, message: string) => out.push({ code, target, message });
   const weighted = setup.mode === 'weighted';
-  const categories = [...setup.categories].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const categories = [...setup.categories].sort(compareCategoriesInOrder);
   const catIds = new Set(setup.categories.map((c) => c.id));
   const itemsOf = (id: string) => items.filter((it) => it.categoryId === id);
 
@@ -34,12 +36,21 @@ export function computeSetupChecks(input: { setup: GradebookSetup; items: GradeI
     if (exceeds) add('drop-exceeds-items', c.id, `Category "${c.name}" drops ${drops} of its ${plural(n, 'item')}, leaving none.`);
     if (drops > 0) {
       const open = scored.filter((it) => it.dueAt === null || Date.parse(it.dueAt) > nowMs);
-      if (open.length > 0) add('drop-before-complete', c.id, `Category "${c.name}" drops scores while ${plural(open.length, 'item is', 'items are')} not yet due; early grades will shift as work comes in.`);
+      if (open.length > 0)
+        add(
+          'drop-before-complete',
+          c.id,
+          `Category "${c.name}" drops scores while ${plural(open.length, 'item is', 'items are')} not yet due; early grades will shift as work comes in.`,
+        );
     }
     const keepInvalid = drops > 0 && c.drop.keepAtLeast > n;
     if (keepInvalid) add('keep-at-least-invalid', c.id, `Category "${c.name}" keeps at least ${c.drop.keepAtLeast} but has only ${plural(n, 'item')}.`);
     if (drops > 0 && n - drops < c.drop.keepAtLeast && !exceeds && !keepInvalid) {
-      add('drop-count-invalid', c.id, `Category "${c.name}" cannot drop ${drops} of ${plural(n, 'item')} and keep at least ${c.drop.keepAtLeast}; fewer drops will be made.`);
+      add(
+        'drop-count-invalid',
+        c.id,
+        `Category "${c.name}" cannot drop ${drops} of ${plural(n, 'item')} and keep at least ${c.drop.keepAtLeast}; fewer drops will be made.`,
+      );
     }
   }
 
@@ -55,24 +66,35 @@ export function computeSetupChecks(input: { setup: GradebookSetup; items: GradeI
     letters.add(b.letter);
   }
   if (overlap) add('scheme-overlap', 'scheme', 'Two bands share a minimum or a letter.');
-  if (bands.some((b, i) => i > 0 && !(b.min < bands[i - 1]!.min))) add('scheme-order', 'scheme', 'Bands are not listed in strictly descending order of their minimum.');
+  if (bands.some((b, i) => i > 0 && !(b.min < bands[i - 1]!.min)))
+    add('scheme-order', 'scheme', 'Bands are not listed in strictly descending order of their minimum.');
 
-  if (setup.late.enabled && setup.late.maxPeriods === null) add('late-no-cap', 'late', 'Late penalties have no maximum number of periods, so very late work can lose all its points.');
+  if (setup.late.enabled && setup.late.maxPeriods === null)
+    add('late-no-cap', 'late', 'Late penalties have no maximum number of periods, so very late work can lose all its points.');
 
   const extraCredit = items.some((it) => it.points === 0 && it.categoryId !== null && catIds.has(it.categoryId));
   if (extraCredit) {
     const current = weighted ? setup.extraCredit.categoryCapPercent : setup.extraCredit.courseCapPoints;
     const other = weighted ? setup.extraCredit.courseCapPoints : setup.extraCredit.categoryCapPercent;
-    if (current === null) add('extra-credit-uncapped', 'extraCredit', `Extra credit is uncapped in ${setup.mode} mode (set ${weighted ? 'categoryCapPercent' : 'courseCapPoints'}).`);
+    if (current === null)
+      add(
+        'extra-credit-uncapped',
+        'extraCredit',
+        `Extra credit is uncapped in ${setup.mode} mode (set ${weighted ? 'categoryCapPercent' : 'courseCapPoints'}).`,
+      );
     if (current === null && other !== null) {
       add('mode-switch-extra-credit', 'extraCredit', `Only the ${weighted ? 'points' : 'weighted'}-mode cap is set; it does not apply in ${setup.mode} mode.`);
     }
   }
 
-  const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = [...items].sort((a, b) => compareStrings(a.id, b.id));
   for (const it of ordered) {
     if (it.categoryId === null || !catIds.has(it.categoryId)) {
-      add('item-no-category', it.id, `"${it.title}" ${it.categoryId === null ? 'has no category' : `names category ${JSON.stringify(it.categoryId)}, which is not in the setup`}; it counts nowhere.`);
+      add(
+        'item-no-category',
+        it.id,
+        `"${it.title}" ${it.categoryId === null ? 'has no category' : `names category ${JSON.stringify(it.categoryId)}, which is not in the setup`}; it counts nowhere.`,
+      );
     }
   }
   for (const it of ordered) if (it.points === 0) add('item-zero-points', it.id, `"${it.title}" is worth 0 points, so it counts as extra credit.`);

@@ -1,7 +1,18 @@
 import type { GradebookSetup } from './types.js';
 
 const DEFAULT_BANDS: [string, number][] = [
-  ['A', 93], ['A-', 90], ['B+', 87], ['B', 83], ['B-', 80], ['C+', 77], ['C', 73], ['C-', 70], ['D+', 67], ['D', 63], ['D-', 60], ['F', 0],
+  ['A', 93],
+  ['A-', 90],
+  ['B+', 87],
+  ['B', 83],
+  ['B-', 80],
+  ['C+', 77],
+  ['C', 73],
+  ['C-', 70],
+  ['D+', 67],
+  ['D', 63],
+  ['D-', 60],
+  ['F', 0],
 ];
 
 /** The setup every course starts with (gradebook-operations.md, "Setup"). */

@@ -2,28 +2,28 @@
  * Optimal drops (grading.md, "Per category, per student", step 1).
  *
  * Lowest drops maximise the category percentage over subsets of the droppable items with at
- * most `l` items; highest drops then minimise it with exactly `h` items. Without a binding
- * extra-credit cap the percentage is a ratio of sums, and Dinkelbach's method solves it
- * exactly: at the current ratio q, the best removal set is the items with the largest
- * q*p - s (sorting), and q rises (or falls) until the set stops changing. With a category
- * cap on extra credit the objective is min(two ratios), which is not a ratio of sums, so we
- * enumerate subsets (exact) while that stays small.
+ * most `lowest` items; highest drops then minimise it with exactly `highest` items. Without
+ * a binding extra-credit cap the percentage is a ratio of sums, and Dinkelbach's method
+ * solves it exactly: at the current ratio q, the best removal set is the items with the
+ * largest q*p - s, and q rises (or falls) until the set stops changing. With a category cap
+ * on extra credit that can bind, the objective is min(two ratios), which is not a ratio of
+ * sums, so subsets are enumerated (exact) while there are at most ENUMERATION_LIMIT of them.
  *
  * Ties follow grading.md: lowest drops prefer the most drops, then the items that come first
  * (sets compared as lists in item order); highest drops prefer the items that come first.
  * Item indexes here are already in course item order.
  */
-import { type Arith, BIG, NUM } from './exact.js';
+import { add, allNumbers, compare, type ExactInt, min, mul, sub } from './exact.js';
 
 export interface DropInput {
-  /** Effective scores and points of the counted items with points > 0, in item order (scaled integers). */
-  s: number[];
-  p: number[];
+  /** Effective scores and points (grade units) of the counted items with points > 0, in course order. */
+  earned: ExactInt[];
+  possible: ExactInt[];
   droppable: boolean[];
-  /** Extra credit of the category (scaled), before any cap. */
-  x: number;
-  /** Category cap on extra credit as a fraction of possible points: capped X = min(X, Q * num / den). */
-  cap: { num: number; den: number } | null;
+  /** Extra credit of the category (grade units), before any cap. */
+  extraCredit: ExactInt;
+  /** The category cap on extra credit as a share of the possible points: capped X = min(X, Q * num / den). */
+  cap: { num: ExactInt; den: ExactInt } | null;
   lowest: number;
   highest: number;
 }
@@ -33,107 +33,121 @@ export interface DropChoice {
   highest: number[];
 }
 
-/** Enumerate-all limit: beyond this many subsets the capped case falls back to Dinkelbach. */
+/** Beyond this many subsets a binding cap is not enumerated; the drops then ignore the cap (see docs/grading.md). */
 const ENUMERATION_LIMIT = 200_000;
 
+/** A category percentage before the factor 100, as an exact fraction. */
+type Ratio = [num: ExactInt, den: ExactInt];
+
 export function chooseDrops(input: DropInput): DropChoice {
-  const { s, p, droppable } = input;
-  const n = s.length;
-  let sumS = 0;
-  let sumP = 0;
-  let maxV = 1;
-  for (let i = 0; i < n; i++) {
-    sumS += s[i]!;
-    sumP += p[i]!;
-    if (s[i]! > maxV) maxV = s[i]!;
-    if (p[i]! > maxV) maxV = p[i]!;
+  const { lowest, highest } = input;
+  const candidates: number[] = [];
+  for (let i = 0; i < input.earned.length; i++) if (input.droppable[i]) candidates.push(i);
+  const totals = categoryTotals(input);
+  if (
+    capCanBind(input, candidates, totals.possible) &&
+    subsetCount(candidates.length, lowest, true) + subsetCount(candidates.length, highest, false) <= ENUMERATION_LIMIT
+  ) {
+    return enumerateCappedDrops(input, candidates, totals.earned, totals.possible);
   }
-  const capScale = input.cap ? input.cap.den + input.cap.num : 1;
-  const bound = (sumS + input.x + sumP + 1) * capScale;
-  // Products of two such quantities must stay exact in doubles; otherwise use BigInt.
-  const arith = bound * bound * 4 < Number.MAX_SAFE_INTEGER ? NUM : BIG;
-  // Dinkelbach's products are e * p_i and q * s_i with e <= sumS + x and q <= sumP: exact
-  // in doubles under this (smaller) bound, which the cap's scale does not enter.
-  const plain = sumS + input.x + sumP + 1;
-  const exactInDoubles = plain * plain * 2 < Number.MAX_SAFE_INTEGER;
-  return choose(arith as Arith<number | bigint>, input, sumS, sumP, exactInDoubles);
+  const solve = ratioOfSumsSolver(input, totals);
+  const low = lowest > 0 && candidates.length > 0 ? solve(candidates, [], lowest, true) : [];
+  const lowSet = new Set(low);
+  const rest = candidates.filter((i) => !lowSet.has(i));
+  return { lowest: low, highest: highest > 0 && rest.length > 0 ? solve(rest, low, Math.min(highest, rest.length), false) : [] };
 }
 
-function choose<T>(A: Arith<T>, input: DropInput, sumS: number, sumP: number, exactInDoubles: boolean): DropChoice {
-  const { s, p, droppable, lowest, highest } = input;
-  const D: number[] = [];
-  for (let i = 0; i < s.length; i++) if (droppable[i]) D.push(i);
-  // The cap matters only if it can bind for some allowed removal: X > (Q - the largest
-  // removable points) * rate. When it cannot, the objective is a plain ratio of sums.
-  let capped = false;
-  if (input.cap !== null && input.x > 0) {
-    const largest = D.map((i) => p[i]!).sort((a, b) => b - a).slice(0, lowest + highest).reduce((a, b) => a + b, 0);
-    capped = A.cmp(A.mul(A.of(input.x), A.of(input.cap.den)), A.mul(A.of(sumP - largest), A.of(input.cap.num))) > 0;
-  }
+interface CategoryTotals {
+  earned: ExactInt;
+  possible: ExactInt;
+  /**
+   * Every value is a number and (E + X + Q + 1)^2 * 2 < 2^53: Dinkelbach's products
+   * (e * p_i and q * s_i with e <= E + X, q <= Q) are then exact in doubles.
+   */
+  smallEnoughForDoubles: boolean;
+}
 
-  // ratio(R) as a fraction [num, den] after removing R from everything.
-  const ratio = (removed: number[]): [T, T] => {
-    let e = sumS;
-    let q = sumP;
-    for (const i of removed) {
-      e -= s[i]!;
-      q -= p[i]!;
+function categoryTotals(input: DropInput): CategoryTotals {
+  const { earned, possible, extraCredit } = input;
+  if (typeof extraCredit === 'number') {
+    let e = 0;
+    let q = 0;
+    let numbers = true;
+    for (let i = 0; i < earned.length; i++) {
+      const s = earned[i]!;
+      const p = possible[i]!;
+      if (typeof s !== 'number' || typeof p !== 'number') {
+        numbers = false;
+        break;
+      }
+      e += s;
+      q += p;
     }
-    if (!capped) return [A.add(A.of(e), A.of(input.x)), A.of(q)];
-    const { num, den } = input.cap!;
-    const x = A.min(A.mul(A.of(input.x), A.of(den)), A.mul(A.of(q), A.of(num)));
-    return [A.add(A.mul(A.of(e), A.of(den)), x), A.mul(A.of(q), A.of(den))];
+    // Every partial sum is below the bound, so the sums are exact when it holds.
+    const bound = e + extraCredit + q + 1;
+    if (numbers && bound * bound * 2 < Number.MAX_SAFE_INTEGER) return { earned: e, possible: q, smallEnoughForDoubles: true };
+  }
+  let exactEarned: ExactInt = 0;
+  let exactPossible: ExactInt = 0;
+  for (let i = 0; i < earned.length; i++) {
+    exactEarned = add(exactEarned, earned[i]!);
+    exactPossible = add(exactPossible, possible[i]!);
+  }
+  return { earned: exactEarned, possible: exactPossible, smallEnoughForDoubles: false };
+}
+
+/** Dinkelbach over D after `removed` is taken out: k items maximising (lowest drops) or minimising the ratio. */
+type RatioOfSumsSolver = (D: number[], removed: number[], k: number, maximise: boolean) => number[];
+
+/** The fast iteration in doubles when the totals allow it, otherwise the ExactInt one. */
+function ratioOfSumsSolver(input: DropInput, totals: CategoryTotals): RatioOfSumsSolver {
+  const { earned, possible } = input;
+  const earnedWithExtra = add(totals.earned, input.extraCredit);
+  const totalPossible = totals.possible;
+  if (totals.smallEnoughForDoubles && typeof earnedWithExtra === 'number' && typeof totalPossible === 'number' && allNumbers(earned) && allNumbers(possible)) {
+    return (D, removed, k, maximise) => {
+      const [e, q] = remainingInDoubles(removed, earned, possible, earnedWithExtra, totalPossible);
+      return dinkelbachInDoubles(D, earned, possible, e, q, k, maximise);
+    };
+  }
+  return (D, removed, k, maximise) => {
+    const [e, q] = remaining(removed, earned, possible, earnedWithExtra, totalPossible);
+    return dinkelbachExact(D, earned, possible, e, q, k, maximise);
   };
-  const cmpRatio = (a: [T, T], b: [T, T]) => A.cmp(A.mul(a[0], b[1]), A.mul(b[0], a[1]));
-
-  const useEnumeration = capped && combinations(D.length, lowest, true) + combinations(D.length, highest, false) <= ENUMERATION_LIMIT;
-
-  let low: number[];
-  if (lowest <= 0 || D.length === 0) low = [];
-  else if (useEnumeration) low = enumerateBest(D, lowest, true, (r) => ratio(r), (a, b) => cmpRatio(a, b));
-  else low = exactInDoubles ? dinkelbachExact(D, s, p, sumS, sumP, input.x, lowest, true) : dinkelbach(A, D, s, p, sumS, sumP, input.x, lowest, true);
-
-  const lowSet = new Set(low);
-  const rest = D.filter((i) => !lowSet.has(i));
-  let high: number[] = [];
-  if (highest > 0 && rest.length > 0) {
-    const h = Math.min(highest, rest.length);
-    let remS = sumS;
-    let remP = sumP;
-    for (const i of low) {
-      remS -= s[i]!;
-      remP -= p[i]!;
-    }
-    if (useEnumeration) {
-      high = enumerateBest(rest, h, false, (r) => ratio([...low, ...r]), (a, b) => -cmpRatio(a, b));
-    } else {
-      high = exactInDoubles ? dinkelbachExact(rest, s, p, remS, remP, input.x, h, false) : dinkelbach(A, rest, s, p, remS, remP, input.x, h, false);
-    }
-  }
-  return { lowest: low, highest: high };
 }
 
 /**
- * maximise=true: at most k items, maximising (E - sum s + X) / (Q - sum p).
- * maximise=false: exactly k items, minimising it.
+ * The cap matters only if it can bind for some allowed removal: X > (Q - the largest
+ * removable points) * rate. When it cannot, the objective is a plain ratio of sums.
  */
-function dinkelbach<T>(A: Arith<T>, D: number[], s: number[], p: number[], sumS: number, sumP: number, x: number, k: number, maximise: boolean): number[] {
+function capCanBind(input: DropInput, candidates: number[], totalPossible: ExactInt): boolean {
+  const { cap, extraCredit } = input;
+  if (cap === null || !(extraCredit > 0)) return false;
+  const removable = candidates
+    .map((i) => input.possible[i]!)
+    .sort(compare)
+    .reverse()
+    .slice(0, input.lowest + input.highest);
+  const largestRemoval = removable.reduce(add, 0);
+  return compare(mul(extraCredit, cap.den), mul(sub(totalPossible, largestRemoval), cap.num)) > 0;
+}
+
+/**
+ * maximise=true: at most k items of D, maximising (E - sum s) / (Q - sum p).
+ * maximise=false: exactly k items, minimising it. E includes the extra credit.
+ * Exact for any sizes (ExactInt arithmetic); dinkelbachInDoubles is the same iteration
+ * for values small enough to multiply in doubles.
+ */
+function dinkelbachExact(D: number[], s: ExactInt[], p: ExactInt[], totalEarned: ExactInt, totalPossible: ExactInt, k: number, maximise: boolean): number[] {
   let chosen: number[] = [];
   for (let iter = 0; iter < 200; iter++) {
-    const [e, q] = remaining(chosen, s, p, sumS + x, sumP);
-    const num = A.of(e);
-    const den = A.of(q);
-    // v_i is proportional to (q* p_i - s_i): positive means removing i raises the ratio.
-    const scored = D.map((i) => ({ i, v: A.sub(A.mul(num, A.of(p[i]!)), A.mul(den, A.of(s[i]!))) }));
-    if (maximise) {
-      scored.sort((a, b) => -A.cmp(a.v, b.v) || a.i - b.i);
-    } else {
-      scored.sort((a, b) => A.cmp(a.v, b.v) || a.i - b.i);
-    }
+    const [e, q] = remaining(chosen, s, p, totalEarned, totalPossible);
+    // v_i is proportional to (ratio * p_i - s_i): positive means removing i raises the ratio.
+    const scored = D.map((i) => ({ i, v: sub(mul(e, p[i]!), mul(q, s[i]!)) }));
+    scored.sort(maximise ? (a, b) => compare(b.v, a.v) || a.i - b.i : (a, b) => compare(a.v, b.v) || a.i - b.i);
     const next: number[] = [];
     for (const { i, v } of scored) {
-      if (next.length >= k) break;
-      if (maximise && A.cmp(v, A.of(0)) < 0) break;
+      if (next.length >= k || (maximise && v < 0)) break;
       next.push(i);
     }
     next.sort((a, b) => a - b);
@@ -144,15 +158,15 @@ function dinkelbach<T>(A: Arith<T>, D: number[], s: number[], p: number[], sumS:
 }
 
 /**
- * dinkelbach() for values whose products are exact in doubles (checked by chooseDrops):
- * the same iteration without BigInt or per-item objects, and a top-k selection instead of
- * a sort. It runs for every category of every student, so this is the grading hot path.
+ * dinkelbachExact for values whose products are exact in doubles (checked by the caller):
+ * no BigInt, no per-item objects, and a top-k selection instead of a sort. It runs for
+ * every category of every student, so this is the grading hot path.
  */
-function dinkelbachExact(D: number[], s: number[], p: number[], sumS: number, sumP: number, x: number, k: number, maximise: boolean): number[] {
+function dinkelbachInDoubles(D: number[], s: number[], p: number[], totalEarned: number, totalPossible: number, k: number, maximise: boolean): number[] {
   const v = new Float64Array(D.length);
   let chosen: number[] = [];
   for (let iter = 0; iter < 200; iter++) {
-    const [e, q] = remaining(chosen, s, p, sumS + x, sumP);
+    const [e, q] = remainingInDoubles(chosen, s, p, totalEarned, totalPossible);
     for (let j = 0; j < D.length; j++) v[j] = e * p[D[j]!]! - q * s[D[j]!]!;
     const next = selectBest(D, v, k, maximise);
     if (sameList(next, chosen)) return next;
@@ -180,8 +194,34 @@ function selectBest(D: number[], v: Float64Array, k: number, maximise: boolean):
   return best.map((j) => D[j]!).sort((a, b) => a - b);
 }
 
+/** Both drop kinds by exhaustive search when the cap can bind: the objective is min(two ratios). */
+function enumerateCappedDrops(input: DropInput, candidates: number[], totalEarned: ExactInt, totalPossible: ExactInt): DropChoice {
+  const { earned, possible, extraCredit } = input;
+  const { num, den } = input.cap!;
+  const ratioAfter = (removed: number[]): Ratio => {
+    const [e, q] = remaining(removed, earned, possible, totalEarned, totalPossible);
+    return [add(mul(e, den), min(mul(extraCredit, den), mul(q, num))), mul(q, den)];
+  };
+  const low = input.lowest > 0 && candidates.length > 0 ? enumerateBest(candidates, input.lowest, true, ratioAfter, compareRatios) : [];
+  const rest = candidates.filter((i) => !low.includes(i));
+  const h = Math.min(input.highest, rest.length);
+  const high =
+    h > 0
+      ? enumerateBest(
+          rest,
+          h,
+          false,
+          (r) => ratioAfter([...low, ...r]),
+          (a, b) => -compareRatios(a, b),
+        )
+      : [];
+  return { lowest: low, highest: high };
+}
+
+const compareRatios = (a: Ratio, b: Ratio) => compare(mul(a[0], b[1]), mul(b[0], a[1]));
+
 /** Exhaustive search with the tie rules; `better(a, b) > 0` when ratio a is preferred. */
-function enumerateBest<R>(D: number[], k: number, atMost: boolean, ratioOf: (removed: number[]) => R, better: (a: R, b: R) => number): number[] {
+export function enumerateBest<R>(D: number[], k: number, atMost: boolean, ratioOf: (removed: number[]) => R, better: (a: R, b: R) => number): number[] {
   let best: number[] | null = null;
   let bestRatio: R | null = null;
   const consider = (set: number[]) => {
@@ -215,7 +255,8 @@ function forEachCombination(D: number[], size: number, visit: (set: number[]) =>
   }
 }
 
-function combinations(n: number, k: number, atMost: boolean): number {
+/** How many subsets enumeration visits (sizes 0..k, or exactly k); stops counting past the limit. */
+function subsetCount(n: number, k: number, atMost: boolean): number {
   let total = 0;
   for (let size = atMost ? 0 : k; size <= k; size++) {
     let c = 1;
@@ -227,7 +268,16 @@ function combinations(n: number, k: number, atMost: boolean): number {
 }
 
 /** Earned and possible left after removing `chosen` from totals e and q. */
-function remaining(chosen: number[], s: number[], p: number[], e: number, q: number): [number, number] {
+function remaining(chosen: number[], s: ExactInt[], p: ExactInt[], e: ExactInt, q: ExactInt): [ExactInt, ExactInt] {
+  for (const i of chosen) {
+    e = sub(e, s[i]!);
+    q = sub(q, p[i]!);
+  }
+  return [e, q];
+}
+
+/** remaining() for values known to be small numbers (the hot path: no checks). */
+function remainingInDoubles(chosen: number[], s: number[], p: number[], e: number, q: number): [number, number] {
   for (const i of chosen) {
     e -= s[i]!;
     q -= p[i]!;
@@ -240,41 +290,4 @@ const sameList = (a: number[], b: number[]) => a.length === b.length && a.every(
 function lexLess(a: number[], b: number[]): boolean {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
   return a.length < b.length;
-}
-
-/** Reference implementation for tests: every subset, exact, with the tie rules. */
-export function chooseDropsBruteForce(input: DropInput): DropChoice {
-  const { s, p, droppable } = input;
-  let sumS = 0;
-  let sumP = 0;
-  for (let i = 0; i < s.length; i++) {
-    sumS += s[i]!;
-    sumP += p[i]!;
-  }
-  const D: number[] = [];
-  for (let i = 0; i < s.length; i++) if (droppable[i]) D.push(i);
-  const ratio = (removed: number[]): [bigint, bigint] => {
-    let e = BigInt(sumS);
-    let q = BigInt(sumP);
-    for (const i of removed) {
-      e -= BigInt(s[i]!);
-      q -= BigInt(p[i]!);
-    }
-    const x = BigInt(input.x);
-    if (!input.cap) return [e + x, q];
-    const num = BigInt(input.cap.num);
-    const den = BigInt(input.cap.den);
-    const cx = x * den < q * num ? x * den : q * num;
-    return [e * den + cx, q * den];
-  };
-  const cmp = (a: [bigint, bigint], b: [bigint, bigint]) => {
-    const l = a[0] * b[1];
-    const r = b[0] * a[1];
-    return l < r ? -1 : l > r ? 1 : 0;
-  };
-  const low = input.lowest > 0 ? enumerateBest(D, Math.min(input.lowest, D.length), true, ratio, cmp) : [];
-  const rest = D.filter((i) => !low.includes(i));
-  const h = Math.min(input.highest, rest.length);
-  const high = h > 0 ? enumerateBest(rest, h, false, (r) => ratio([...low, ...r]), (a, b) => -cmp(a, b)) : [];
-  return { lowest: low, highest: high };
 }

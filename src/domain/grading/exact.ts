@@ -1,45 +1,104 @@
 /**
- * Exact decimal arithmetic for grading. Inputs are JS numbers standing for their shortest
- * decimal; they become integers in a common unit (10^k) so sums are exact in doubles while
- * below 2^53, with BigInt used wherever a product could go past that.
+ * Exact integer and decimal arithmetic for grading.
+ *
+ * Scores, points, weights and penalties are JS numbers that stand for their shortest decimal
+ * (0.1 is exactly 1/10). Per course they become integers in one decimal unit (grade-units.ts)
+ * and all arithmetic is on integers. An integer here is an ExactInt: a double while it is a
+ * safe integer (the fast path: machine arithmetic, no allocation) and a BigInt beyond, so no
+ * value is too large and no result is ever rounded. The helpers keep the form canonical (a
+ * value that fits is always a number), so `typeof` tells which path a value is on.
  */
+import { shortestDecimal } from '../rounding.js';
 
-/** Decimal places of x's shortest representation (0.25 -> 2, 10 -> 0, 1e-7 -> 7). */
+/** An exact integer: a number while |value| <= 2^53 - 1, a BigInt beyond. */
+export type ExactInt = number | bigint;
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const MAX_SAFE_BIG = BigInt(MAX_SAFE);
+
+/** A BigInt in canonical form: a number when it fits. */
+export function exactInt(value: bigint): ExactInt {
+  return value <= MAX_SAFE_BIG && value >= -MAX_SAFE_BIG ? Number(value) : value;
+}
+
+// For safe integers a and b, the double a + b, a - b or a * b is exact whenever the true
+// result is a safe integer, and at least 2^53 in size otherwise (rounding is monotonic and
+// 2^53 is a double): one range check tells whether the fast result is the exact one.
+
+export function add(a: ExactInt, b: ExactInt): ExactInt {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const sum = a + b;
+    if (sum <= MAX_SAFE && sum >= -MAX_SAFE) return sum;
+  }
+  return exactInt(BigInt(a) + BigInt(b));
+}
+
+export function sub(a: ExactInt, b: ExactInt): ExactInt {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const difference = a - b;
+    if (difference <= MAX_SAFE && difference >= -MAX_SAFE) return difference;
+  }
+  return exactInt(BigInt(a) - BigInt(b));
+}
+
+export function mul(a: ExactInt, b: ExactInt): ExactInt {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const product = a * b;
+    if (product <= MAX_SAFE && product >= -MAX_SAFE) return product;
+  }
+  return exactInt(BigInt(a) * BigInt(b));
+}
+
+// JavaScript compares a number with a BigInt by their exact values.
+export const compare = (a: ExactInt, b: ExactInt): number => (a < b ? -1 : a > b ? 1 : 0);
+export const min = (a: ExactInt, b: ExactInt): ExactInt => (a < b ? a : b);
+export const max = (a: ExactInt, b: ExactInt): ExactInt => (a > b ? a : b);
+
+/** Whether every value is a number (then sums and products can be bounded in doubles). */
+export function allNumbers(values: readonly ExactInt[]): values is number[] {
+  for (const v of values) if (typeof v !== 'number') return false;
+  return true;
+}
+
+/** Decimal places of x's shortest representation (0.25 -> 2, 10 -> 0, 1e-7 -> 7, 5e-324 -> 324). */
 export function decimalsOf(x: number): number {
   if (Number.isInteger(x)) return 0;
   for (let d = 1; d <= 15; d++) {
     const p = 10 ** d;
     if (Math.round(x * p) / p === x) return d;
   }
-  const s = String(x);
-  const m = /^-?\d*(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s);
-  if (!m) throw new Error(`not a finite number: ${s}`);
-  return Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0));
+  return Math.max(0, -shortestDecimal(x).exponent);
+}
+
+/** x as an exact count of 10^-d units (x must have at most d decimals), however large. */
+export function toUnits(x: number, d: number): ExactInt {
+  if (d <= 15) {
+    // x is the double nearest its d-decimal value N / 10^d, and x * 10^d adds one more
+    // rounding: together under |N| * 2^-52, so below 2^51 rounding recovers N exactly. The
+    // second test catches an x with more than d decimals.
+    const scaled = Math.round(x * 10 ** d);
+    if (Math.abs(scaled) < 2 ** 51 && Math.abs(scaled / 10 ** d - x) <= Math.abs(x) * 1e-15) return scaled;
+  }
+  // Past that (more digits than a double spells exactly, or a value too large): BigInt.
+  return exactInt(toUnitsBig(x, d));
 }
 
 /** x as an exact BigInt count of 10^-d units (x must have at most d decimals). */
 export function toUnitsBig(x: number, d: number): bigint {
-  const s = String(x);
-  const m = /^(-?)(\d*)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s)!;
-  const digits = BigInt((m[2] || '0') + (m[3] ?? ''));
-  const shift = d - (m[3]?.length ?? 0) + Number(m[4] ?? 0);
-  const v = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
-  return m[1] === '-' ? -v : v;
+  const { significand, exponent } = shortestDecimal(x);
+  const shift = d + exponent;
+  return shift >= 0 ? significand * 10n ** BigInt(shift) : significand / 10n ** BigInt(-shift);
 }
 
-/** x in 10^-d units as a number, exact while below 2^53 (checked). */
-export function toUnits(x: number, d: number): number {
-  const fast = Math.round(x * 10 ** d);
-  if (Math.abs(fast) < 2 ** 52 && d <= 15 && Math.abs(fast / 10 ** d - x) <= Math.abs(x) * 1e-15) return fast;
-  const big = toUnitsBig(x, d);
-  if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new Error(`value ${x} is too large for exact grading at ${d} decimal places`);
-  }
-  return Number(big);
+/** units / 10^digits as the nearest JS number (what parsing its decimal text gives). */
+export function unitsToNumber(units: ExactInt, digits: number): number {
+  // One division of two exact doubles is correctly rounded: the same nearest number.
+  if (typeof units === 'number' && digits <= 22) return units / 10 ** digits;
+  return Number(unitsToDecimalString(units, digits));
 }
 
 /** n / 10^d as a plain decimal string: no exponent, no trailing zeros. */
-export function unitsToDecimalString(n: bigint | number, d: number): string {
+export function unitsToDecimalString(n: ExactInt, d: number): string {
   let v = BigInt(n);
   const neg = v < 0n;
   if (neg) v = -v;
@@ -58,99 +117,4 @@ export function plainNumber(x: number): string {
   // String() writes an exponent only below 1e-6 and from 1e21 on.
   if (a === 0 || (a >= 1e-6 && a < 1e21) || !/e/i.test(s)) return s;
   return unitsToDecimalString(toUnitsBig(x, decimalsOf(x)), decimalsOf(x));
-}
-
-/** An exact non-negative fraction num/den (den > 0). */
-export interface Fraction {
-  num: bigint;
-  den: bigint;
-}
-
-/** Round num/den (>= 0) half-up to `decimals` places; returns the number and its fixed text. */
-export function roundHalfUp(f: Fraction, decimals = 1): { value: number; text: string } {
-  const scale = 10n ** BigInt(decimals);
-  // floor(x * scale + 1/2) = floor((2 * num * scale + den) / (2 * den))
-  const units = (2n * f.num * scale + f.den) / (2n * f.den);
-  const whole = units / scale;
-  const frac = (units % scale).toString().padStart(decimals, '0');
-  const text = decimals > 0 ? `${whole}.${frac}` : `${whole}`;
-  return { value: Number(text), text };
-}
-
-/** Integer arithmetic on either exact doubles (fast) or BigInt (when products may pass 2^53). */
-export interface Arith<T> {
-  of(n: number): T;
-  add(a: T, b: T): T;
-  sub(a: T, b: T): T;
-  mul(a: T, b: T): T;
-  cmp(a: T, b: T): number;
-  min(a: T, b: T): T;
-  toBig(a: T): bigint;
-}
-
-export const NUM: Arith<number> = {
-  of: (n) => n,
-  add: (a, b) => a + b,
-  sub: (a, b) => a - b,
-  mul: (a, b) => a * b,
-  cmp: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-  min: (a, b) => (a < b ? a : b),
-  toBig: (a) => BigInt(a),
-};
-
-export const BIG: Arith<bigint> = {
-  of: (n) => BigInt(n),
-  add: (a, b) => a + b,
-  sub: (a, b) => a - b,
-  mul: (a, b) => a * b,
-  cmp: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-  min: (a, b) => (a < b ? a : b),
-  toBig: (a) => a,
-};
-
-/** num/den (>= 0, den > 0) rounded half-up to one decimal, exactly. */
-export function roundTenths(num: number | bigint, den: number | bigint): number {
-  if (typeof num === 'number' && typeof den === 'number') {
-    // floor((20 num + den) / (2 den)) in integers, which doubles hold exactly below 2^53.
-    const a = 20 * num + den;
-    const b = 2 * den;
-    if (a + b < Number.MAX_SAFE_INTEGER) {
-      let q = Math.floor(a / b);
-      if (q * b > a) q--;
-      else if ((q + 1) * b <= a) q++;
-      return q / 10;
-    }
-  }
-  return roundHalfUp({ num: BigInt(num), den: BigInt(den) }).value;
-}
-
-/**
- * The weighted course percentage, sum(w * category %) / min(sum of the non-empty weights,
- * 100), rounded half-up to one decimal; null when every category is empty. A double
- * estimate is within 1e-9 of the exact value (a handful of correctly rounded operations on
- * values below 1e4), so when it is more than 1e-6 away from a rounding boundary it decides
- * the rounding; otherwise the exact BigInt sum does. Either way the result is exact.
- */
-export function weightedCoursePercent(catNum: (number | bigint)[], catDen: (number | bigint)[], weights: bigint[], hundredW: bigint): number | null {
-  let W = 0n;
-  let estimate = 0;
-  for (let ci = 0; ci < catNum.length; ci++) {
-    if (catDen[ci] === 0) continue;
-    W += weights[ci]!;
-    estimate += Number(weights[ci]!) * (Number(catNum[ci]!) / Number(catDen[ci]!));
-  }
-  if (W <= 0n) return null;
-  const t = (estimate / Number(W < hundredW ? W : hundredW)) * 10 + 0.5;
-  const f = t - Math.floor(t);
-  if (f > 1e-6 && f < 1 - 1e-6 && t < 1e12) return Math.floor(t) / 10;
-  let accN = 0n;
-  let accD = 1n;
-  for (let ci = 0; ci < catNum.length; ci++) {
-    if (catDen[ci] === 0) continue;
-    const num = BigInt(catNum[ci]!);
-    const den = BigInt(catDen[ci]!);
-    accN = accN * den + weights[ci]! * num * accD;
-    accD *= den;
-  }
-  return roundHalfUp({ num: accN, den: accD * (W < hundredW ? W : hundredW) }).value;
 }

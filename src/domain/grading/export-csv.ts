@@ -1,9 +1,9 @@
 /** The gradebook export of gradebook-operations.md: RFC 4180, CRLF after every row, formula-safe text. */
-import { decimalsOf, plainNumber, roundHalfUp, toUnitsBig } from './exact.js';
-import { letterFor } from './letters.js';
+import { compareStrings } from '../compare.js';
+import { plainNumber } from './exact.js';
+import { finalGrade } from './final-grade.js';
+import { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js';
 import type { CourseGrades, FinalOverride, GradebookSetup, GradeItem, GradeStudent } from './types.js';
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Text cells that a spreadsheet would run as a formula get a leading apostrophe. */
 export function textCell(value: string): string {
@@ -14,20 +14,20 @@ export function textCell(value: string): string {
 const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const percentCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(1));
 
-/** An override percent rounded like every other percentage (1 decimal, half-up). */
-export function roundPercent(v: number): number {
-  const d = decimalsOf(v);
-  return roundHalfUp({ num: toUnitsBig(v, d), den: 10n ** BigInt(d) }).value;
-}
-
-export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeItem[]; students: GradeStudent[]; grades: CourseGrades; overrides: FinalOverride[] }): string {
+export function renderGradebookCsv(input: {
+  setup: GradebookSetup;
+  items: GradeItem[];
+  students: GradeStudent[];
+  grades: CourseGrades;
+  overrides: FinalOverride[];
+}): string {
   const { setup } = input;
-  const cats = [...setup.categories].sort((a, b) => a.position - b.position || cmp(a.id, b.id));
+  const cats = [...setup.categories].sort(compareCategoriesInOrder);
   const catRank = new Map(cats.map((c, i) => [c.id, i]));
   const inputIndex = new Map(input.items.map((it, i) => [it.id, i]));
   const columns = input.items
     .filter((it) => it.categoryId !== null && catRank.has(it.categoryId))
-    .sort((a, b) => catRank.get(a.categoryId!)! - catRank.get(b.categoryId!)! || a.modulePosition - b.modulePosition || cmp(a.moduleId, b.moduleId) || a.position - b.position || cmp(a.id, b.id));
+    .sort((a, b) => catRank.get(a.categoryId!)! - catRank.get(b.categoryId!)! || compareItemsInCourseOrder(a, b));
   const columnCell = columns.map((it) => inputIndex.get(it.id)!);
   const byStudent = new Map(input.grades.students.map((s) => [s.studentId, s]));
   const overrides = new Map(input.overrides.map((o) => [o.studentId, o]));
@@ -38,21 +38,19 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
   lines.push(['Student', 'Student ID', ...columns.map((it) => `${it.title} (${it.id})`), ...cats.map((c) => `${c.name} %`), ...tail].map(textCell).join(','));
   lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
 
-  const students = [...input.students].sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const students = [...input.students].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
   for (const student of students) {
     const g = byStudent.get(student.id);
     const o = overrides.get(student.id);
     const calculated = g?.percent ?? null;
-    const overridePercent = o?.percent !== null && o?.percent !== undefined ? roundPercent(o.percent) : null;
     const overrideLetter = o?.letter ?? null;
-    const finalPercent = overridePercent ?? calculated;
-    const finalLetter = overrideLetter ?? letterFor(setup.scheme, finalPercent);
+    const { overridePercent, finalPercent, finalLetter } = finalGrade({ calculatedPercent: calculated, override: o ?? null, scheme: setup.scheme });
     // One array per row joined once: concatenating 200 cells into a string is 4x slower.
     const row: string[] = new Array(columnCell.length + cats.length + 8);
     let j = 0;
     row[j++] = textCell(student.name);
     row[j++] = textCell(student.id);
-    for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]) : '';
+    for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]!) : '';
     for (const c of cats) row[j++] = percentCell(g?.categories.find((r) => r.categoryId === c.id)?.percent);
     row[j++] = percentCell(calculated);
     row[j++] = textCell(g?.letter ?? '');
@@ -70,10 +68,10 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
  * text is the costliest step of a large export. Bounded, so distinct values cannot grow it
  * without limit.
  */
-function cachedNumberCell(): (v: number | null | undefined) => string {
+function cachedNumberCell(): (v: number) => string {
   const memo = new Map<number, string>();
   return (v) => {
-    if (v === null || v === undefined) return '';
+    if (Number.isNaN(v)) return '';
     let text = memo.get(v);
     if (text === undefined) {
       text = plainNumber(v);

@@ -1,9 +1,11 @@
-export * from './types.js';
-export { computeCourseGrades, courseOrder, type GradeInput } from './compute.js';
 export { computeSetupChecks } from './checks.js';
+export { computeCourseGrades, type GradeInput } from './compute.js';
 export { defaultGradebookSetup } from './defaults.js';
+export { chooseDrops, type DropChoice, type DropInput } from './drops.js';
+export { decimalsOf, plainNumber } from './exact.js';
+export { renderGradebookCsv, textCell } from './export-csv.js';
+export { type FinalGrade, type FinalGradeInput, finalGrade } from './final-grade.js';
 export { letterFor } from './letters.js';
-export { renderGradebookCsv, roundPercent, textCell } from './export-csv.js';
-export { chooseDrops, chooseDropsBruteForce, type DropInput } from './drops.js';
-export { decimalsOf, plainNumber, roundHalfUp } from './exact.js';
+export { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js';
 export * from './records.js';
+export * from './types.js';

@@ -9,8 +9,11 @@ import type { GradeSubmission } from './types.js';
 export interface SubmissionRecords {
   /** Columns: cell (student s, item i) is s * nItems + i, items in the order given. */
   nItems: number;
-  /** Attempt number of the record; 0 when no attempt has a (counted) score. */
-  attempt: Int32Array;
+  /**
+   * Attempt number of the record; 0 when no attempt has a (counted) score. Doubles, so any
+   * safe integer attempt compares exactly (an Int32Array wrapped 2^31 to a negative).
+   */
+  attempt: Float64Array;
   score: Float64Array;
   /** The record's submittedAt in epoch milliseconds. */
   submittedMs: Float64Array;
@@ -20,7 +23,7 @@ export interface SubmissionRecords {
 
 export function emptyRecords(nStudents: number, nItems: number): SubmissionRecords {
   const cells = nStudents * nItems;
-  return { nItems, attempt: new Int32Array(cells), score: new Float64Array(cells), submittedMs: new Float64Array(cells), any: new Uint8Array(cells) };
+  return { nItems, attempt: new Float64Array(cells), score: new Float64Array(cells), submittedMs: new Float64Array(cells), any: new Uint8Array(cells) };
 }
 
 /** Fold one submission into cell c. `counts`: its score may be the record (scored, and released when that is required). */

@@ -20,7 +20,10 @@ export function setupProblems(setup: GradebookSetupValue, courseId: string): Pro
     ids.add(c.id);
   });
   if (!KNOWN_RULES_VERSIONS.includes(setup.rulesVersion)) {
-    problems.push({ path: 'rulesVersion', message: `grading rules edition ${setup.rulesVersion} is not known to this build (it knows ${KNOWN_RULES_VERSIONS.join(', ')})` });
+    problems.push({
+      path: 'rulesVersion',
+      message: `grading rules edition ${setup.rulesVersion} is not known to this build (it knows ${KNOWN_RULES_VERSIONS.join(', ')})`,
+    });
   }
   return problems;
 }

@@ -1,8 +1,21 @@
 /** Plain structural types of the grading domain (the API's zod types have the same shape). */
 export type CheckCode =
-  | 'weights-not-100' | 'weight-invalid' | 'category-empty' | 'drop-exceeds-items' | 'drop-before-complete'
-  | 'keep-at-least-invalid' | 'drop-count-invalid' | 'scheme-gap' | 'scheme-overlap' | 'scheme-order' | 'late-no-cap'
-  | 'extra-credit-uncapped' | 'item-no-category' | 'item-zero-points' | 'missing-droppable' | 'mode-switch-extra-credit';
+  | 'weights-not-100'
+  | 'weight-invalid'
+  | 'category-empty'
+  | 'drop-exceeds-items'
+  | 'drop-before-complete'
+  | 'keep-at-least-invalid'
+  | 'drop-count-invalid'
+  | 'scheme-gap'
+  | 'scheme-overlap'
+  | 'scheme-order'
+  | 'late-no-cap'
+  | 'extra-credit-uncapped'
+  | 'item-no-category'
+  | 'item-zero-points'
+  | 'missing-droppable'
+  | 'mode-switch-extra-credit';
 
 export interface Category {
   id: string;
@@ -136,8 +149,12 @@ export interface StudentGrades {
   letter: string | null;
   /** Per-item detail, in item order (present when computed with detail). */
   items?: ItemResult[];
-  /** Per item in input order: the export cell value (effective score, 0 for missing zeros, null otherwise). */
-  cells: (number | null)[];
+  /**
+   * Per item in input order: the export cell value (effective score, 0 for missing zeros,
+   * NaN for an empty cell). Doubles in one typed array: a number array per student holds
+   * its non-integer values as separate heap objects, tens of MB for a large export.
+   */
+  cells: Float64Array;
 }
 
 export interface CourseGrades {

@@ -1,12 +1,11 @@
 /** computeReadiness: item statuses by precedence, standard and report counts (readiness.md). */
+import { roundFractionToTenths } from '../rounding.js';
 import { AUTOMATIC_CHECKS } from './checks.js';
 import type { ItemStatus, ReadinessInput, ReadinessReport, ReportItem, Rubric, StandardStatus } from './types.js';
 
-/** 100 * n / d rounded half-up to 1 decimal, exactly (integers in). */
+/** The percentage 100 * n / d, rounded like every percentage (half-up to tenths, exactly). */
 export function roundHalfUp1(numerator: number, denominator: number): number {
-  // floor(1000 n / d + 1/2) / 10, in integers
-  const tenths = Math.floor((2000 * numerator + denominator) / (2 * denominator));
-  return tenths / 10;
+  return roundFractionToTenths(100 * numerator, denominator);
 }
 
 const COUNTS = new Set<ItemStatus>(['met', 'attested']);
@@ -29,7 +28,7 @@ export function computeReadiness(input: ReadinessInput): ReadinessReport {
       const check = item.check ? AUTOMATIC_CHECKS[item.check] : undefined;
       const ran = check ? check(input) : { applicable: true, problems: [] };
       const result = item.kind === 'automatic' ? ran : { applicable: ran.applicable, problems: [] };
-      const finding = item.kind === 'ai' ? findings.get(item.itemId) ?? null : null;
+      const finding = item.kind === 'ai' ? (findings.get(item.itemId) ?? null) : null;
       const attestation = attestations.get(item.itemId) ?? null;
       let status: ItemStatus;
       if (!result.applicable) status = 'not-applicable';
@@ -89,5 +88,8 @@ export function computeReadiness(input: ReadinessInput): ReadinessReport {
 /** Numbers of the applicable essential items that are not met or attested. */
 export function blockingItemNumbers(report: ReadinessReport, rubric: Rubric): string[] {
   const essential = new Set(rubric.standards.flatMap((s) => s.items.filter((i) => i.essential).map((i) => i.itemId)));
-  return report.standards.flatMap((s) => s.items).filter((i) => essential.has(i.itemId) && i.status !== 'not-applicable' && !COUNTS.has(i.status)).map((i) => i.number);
+  return report.standards
+    .flatMap((s) => s.items)
+    .filter((i) => essential.has(i.itemId) && i.status !== 'not-applicable' && !COUNTS.has(i.status))
+    .map((i) => i.number);
 }

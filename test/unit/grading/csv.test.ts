@@ -29,7 +29,12 @@ describe('CSV cells', () => {
 
 describe('CSV layout', () => {
   it('orders item columns by category, then course order; students by name then id; overrides in the last columns', () => {
-    const setup = setupWith({ cats: [['b', 50], ['a', 50]] });
+    const setup = setupWith({
+      cats: [
+        ['b', 50],
+        ['a', 50],
+      ],
+    });
     setup.categories[0]!.position = 1;
     setup.categories[1]!.position = 0; // category a comes first
     const items = [item('x1', 10, 'b'), item('y1', 4, 'a'), { ...item('=evil', 2.5, 'a'), title: '=HYPERLINK("x")' }, item('loose', 5, null)];
@@ -51,7 +56,8 @@ describe('CSV layout', () => {
     // Zed s2: b = 100%, a empty -> 100.0; override 95.25 -> 95.3 -> A
     expect(csv).toBe(
       [
-        'Student,Student ID,Item y1 (y1),"\'=HYPERLINK(""x"") (=evil)",Item x1 (x1),' + "A %,B %,Calculated %,Calculated Letter,Override %,Override Letter,Final %,Final Letter",
+        'Student,Student ID,Item y1 (y1),"\'=HYPERLINK(""x"") (=evil)",Item x1 (x1),' +
+          'A %,B %,Calculated %,Calculated Letter,Override %,Override Letter,Final %,Final Letter',
         'Points Possible,,4,2.5,10,,,,,,,,',
         "'=Bob,s1,4,2.5,7.25,100.0,72.5,86.3,B,,,86.3,B",
         'Zed,s0,,,,,,,,,,,',

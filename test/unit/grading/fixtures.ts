@@ -6,7 +6,14 @@ export function setupWith(over: Partial<GradebookSetup> & { cats?: [string, numb
   const base = defaultGradebookSetup('c', NOW, 'u');
   const { cats, ...rest } = over;
   const categories = (cats ?? [['q', 100]]).map(([id, weight, extra], position) => ({
-    id, courseId: 'c', name: id.toUpperCase(), position, weight, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true, ...(extra ?? {}),
+    id,
+    courseId: 'c',
+    name: id.toUpperCase(),
+    position,
+    weight,
+    drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+    lateApplies: true,
+    ...(extra ?? {}),
   }));
   return { ...base, mode: 'weighted', categories, ...rest };
 }
@@ -16,7 +23,12 @@ export function item(id: string, points: number, categoryId: string | null = 'q'
   return { id, title: `Item ${id}`, categoryId, points, dueAt, moduleId: 'm', modulePosition: 0, position: pos++ };
 }
 
-export function sub(assignmentId: string, score: number | null, submittedAt = '2026-09-30T12:00:00.000Z', extra: Partial<GradeSubmission> = {}): GradeSubmission {
+export function sub(
+  assignmentId: string,
+  score: number | null,
+  submittedAt = '2026-09-30T12:00:00.000Z',
+  extra: Partial<GradeSubmission> = {},
+): GradeSubmission {
   return { assignmentId, studentId: 's1', attempt: 1, submittedAt, score, releasedAt: '2026-10-05T00:00:00.000Z', ...extra };
 }
 

@@ -7,7 +7,11 @@ const itemOf = (g: ReturnType<typeof gradeOf>, id: string) => g.items!.find((i) 
 describe('drops', () => {
   it('drops the item whose removal gives the highest percentage, not the lowest score (31/40, 17/24, 7/10)', () => {
     // none: 55/74 = 74.3%; drop 31/40: 24/34 = 70.6%; drop 17/24: 38/50 = 76.0%; drop 7/10: 48/64 = 75.0%
-    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 0, keepAtLeast: 1 } }]] }), [item('a', 40), item('b', 24), item('c', 10)], [sub('a', 31), sub('b', 17), sub('c', 7)]);
+    const g = gradeOf(
+      setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 0, keepAtLeast: 1 } }]] }),
+      [item('a', 40), item('b', 24), item('c', 10)],
+      [sub('a', 31), sub('b', 17), sub('c', 7)],
+    );
     expect(itemOf(g, 'b').dropped).toBe('lowest');
     expect(cat(g)).toMatchObject({ earned: 38, possible: 50, percent: 76 });
     expect(g.percent).toBe(76);
@@ -16,14 +20,22 @@ describe('drops', () => {
 
   it('highest drops remove the item that lowers the percentage most', () => {
     // 10/10, 5/10, 6/10 with one highest drop: 11/20 = 55.0%
-    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 0, highest: 1, keepAtLeast: 1 } }]] }), [item('a', 10), item('b', 10), item('c', 10)], [sub('a', 10), sub('b', 5), sub('c', 6)]);
+    const g = gradeOf(
+      setupWith({ cats: [['q', 100, { drop: { lowest: 0, highest: 1, keepAtLeast: 1 } }]] }),
+      [item('a', 10), item('b', 10), item('c', 10)],
+      [sub('a', 10), sub('b', 5), sub('c', 6)],
+    );
     expect(itemOf(g, 'a').dropped).toBe('highest');
     expect(cat(g).percent).toBe(55);
   });
 
   it('keepAtLeast limits the drops: lowest 2, keep 2 of 3 items drops one', () => {
     // 2/10, 4/10, 9/10: l = min(2, 3 - 2, 3) = 1 -> drop 2/10 -> 13/20 = 65.0%
-    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 2, highest: 0, keepAtLeast: 2 } }]] }), [item('a', 10), item('b', 10), item('c', 10)], [sub('a', 2), sub('b', 4), sub('c', 9)]);
+    const g = gradeOf(
+      setupWith({ cats: [['q', 100, { drop: { lowest: 2, highest: 0, keepAtLeast: 2 } }]] }),
+      [item('a', 10), item('b', 10), item('c', 10)],
+      [sub('a', 2), sub('b', 4), sub('c', 9)],
+    );
     expect(g.items!.filter((i) => i.dropped).map((i) => i.itemId)).toEqual(['a']);
     expect(cat(g).percent).toBe(65);
   });
@@ -32,17 +44,29 @@ describe('drops', () => {
     // lowest 1, highest 1, keep 1, three items 10/10: l = min(1, 2, 3) = 1, h = min(1, 3-1-1, 3-1) = 1.
     // All 100%: dropping keeps 100% so the lowest drop is made (most drops), on the first item;
     // then exactly one highest drop, the first of the rest.
-    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 1, keepAtLeast: 1 } }]] }), [item('a', 10), item('b', 10), item('c', 10)], [sub('a', 10), sub('b', 10), sub('c', 10)]);
+    const g = gradeOf(
+      setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 1, keepAtLeast: 1 } }]] }),
+      [item('a', 10), item('b', 10), item('c', 10)],
+      [sub('a', 10), sub('b', 10), sub('c', 10)],
+    );
     expect(g.items!.map((i) => i.dropped)).toEqual(['lowest', 'highest', null]);
     expect(cat(g)).toMatchObject({ earned: 10, possible: 10, percent: 100 });
   });
 
   it('ties: equal results prefer the most drops, then the items that come first', () => {
     // 5/10, 5/10, 9/10, one lowest drop: dropping either 5/10 gives 14/20; the first is dropped.
-    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 0, keepAtLeast: 1 } }]] }), [item('a', 10), item('b', 10), item('c', 10)], [sub('a', 5), sub('b', 5), sub('c', 9)]);
+    const g = gradeOf(
+      setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 0, keepAtLeast: 1 } }]] }),
+      [item('a', 10), item('b', 10), item('c', 10)],
+      [sub('a', 5), sub('b', 5), sub('c', 9)],
+    );
     expect(g.items!.map((i) => i.dropped)).toEqual(['lowest', null, null]);
     // all equal, lowest 2: dropping keeps 100%, so both allowed drops are made on the first two.
-    const all = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 2, highest: 0, keepAtLeast: 1 } }]] }), [item('x', 10), item('y', 10), item('z', 10)], [sub('x', 7), sub('y', 7), sub('z', 7)]);
+    const all = gradeOf(
+      setupWith({ cats: [['q', 100, { drop: { lowest: 2, highest: 0, keepAtLeast: 1 } }]] }),
+      [item('x', 10), item('y', 10), item('z', 10)],
+      [sub('x', 7), sub('y', 7), sub('z', 7)],
+    );
     expect(all.items!.map((i) => i.dropped)).toEqual(['lowest', 'lowest', null]);
   });
 
@@ -52,7 +76,11 @@ describe('drops', () => {
       { ...item('early-module', 10), moduleId: 'm1', modulePosition: 0, position: 5 },
       { ...item('z-keep', 10), moduleId: 'm1', modulePosition: 0, position: 9 },
     ];
-    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 0, keepAtLeast: 1 } }]] }), items, [sub('late-module', 5), sub('early-module', 5), sub('z-keep', 9)]);
+    const g = gradeOf(setupWith({ cats: [['q', 100, { drop: { lowest: 1, highest: 0, keepAtLeast: 1 } }]] }), items, [
+      sub('late-module', 5),
+      sub('early-module', 5),
+      sub('z-keep', 9),
+    ]);
     expect(g.items!.find((i) => i.dropped)!.itemId).toBe('early-module');
   });
 });
@@ -81,7 +109,11 @@ describe('rounding and letters', () => {
   });
 
   it('above 100 gets the top band; below every band gets no letter', () => {
-    const over = gradeOf(setupWith({ cats: [['q', 100]], extraCredit: { categoryCapPercent: null, courseCapPoints: null } }), [item('a', 10), item('ec', 0)], [sub('a', 10), sub('ec', 5)]);
+    const over = gradeOf(
+      setupWith({ cats: [['q', 100]], extraCredit: { categoryCapPercent: null, courseCapPoints: null } }),
+      [item('a', 10), item('ec', 0)],
+      [sub('a', 10), sub('ec', 5)],
+    );
     expect(over.percent).toBe(150);
     expect(over.letter).toBe('A');
     const s = setupWith();
@@ -92,13 +124,26 @@ describe('rounding and letters', () => {
 
   it('two bands with the same min: the one listed first', () => {
     const s = setupWith();
-    s.scheme = { ...s.scheme, bands: [{ letter: 'Pass', min: 50 }, { letter: 'OK', min: 50 }, { letter: 'F', min: 0 }] };
+    s.scheme = {
+      ...s.scheme,
+      bands: [
+        { letter: 'Pass', min: 50 },
+        { letter: 'OK', min: 50 },
+        { letter: 'F', min: 0 },
+      ],
+    };
     expect(gradeOf(s, [item('a', 10)], [sub('a', 6)]).letter).toBe('Pass');
   });
 });
 
 describe('weights', () => {
-  const two = (weights: [number, number]) => setupWith({ cats: [['a', weights[0]], ['b', weights[1]]] });
+  const two = (weights: [number, number]) =>
+    setupWith({
+      cats: [
+        ['a', weights[0]],
+        ['b', weights[1]],
+      ],
+    });
   const items = () => [item('x', 10, 'a'), item('y', 10, 'b')];
   const subs = [sub('x', 8), sub('y', 6)]; // a = 80%, b = 60%
 
@@ -111,7 +156,13 @@ describe('weights', () => {
   });
 
   it('an empty category shares its weight: (50*80 + 20*60) / 70 = 74.2857 -> 74.3', () => {
-    const s = setupWith({ cats: [['a', 50], ['e', 30], ['b', 20]] });
+    const s = setupWith({
+      cats: [
+        ['a', 50],
+        ['e', 30],
+        ['b', 20],
+      ],
+    });
     const g = gradeOf(s, [item('x', 10, 'a'), item('z', 10, 'e', null), item('y', 10, 'b')], subs);
     expect(g.categories.find((c) => c.categoryId === 'e')).toMatchObject({ empty: true, percent: null });
     expect(g).toMatchObject({ percent: 74.3, letter: 'C' });
@@ -124,7 +175,10 @@ describe('weights', () => {
 
 describe('late work', () => {
   const DUE = '2026-10-01T00:00:00.000Z';
-  const late = (over: object) => setupWith({ late: { enabled: true, percentPerPeriod: 10, period: 'hour', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0, ...over } });
+  const late = (over: object) =>
+    setupWith({
+      late: { enabled: true, percentPerPeriod: 10, period: 'hour', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0, ...over },
+    });
   const one = (s: ReturnType<typeof setupWith>, at: string, score = 8) => gradeOf(s, [item('a', 10, 'q', DUE)], [sub('a', score, at)]);
 
   it('by hour, basis possible: 150 minutes late = 3 periods, 10% of 10 each -> 8 - 3 = 5', () => {
@@ -227,12 +281,11 @@ describe('missing work', () => {
   });
 
   it('submitted but ungraded is pending and excluded; the highest graded attempt is of record', () => {
-    const g = gradeOf(s('zero-after-due'), [item('a', 10), item('b', 10)], [
-      sub('a', null),
-      sub('b', 9, undefined, { attempt: 1 }),
-      sub('b', 6, undefined, { attempt: 2 }),
-      sub('b', null, undefined, { attempt: 3 }),
-    ]);
+    const g = gradeOf(
+      s('zero-after-due'),
+      [item('a', 10), item('b', 10)],
+      [sub('a', null), sub('b', 9, undefined, { attempt: 1 }), sub('b', 6, undefined, { attempt: 2 }), sub('b', null, undefined, { attempt: 3 })],
+    );
     expect(itemOf(g, 'a').status).toBe('pending');
     expect(itemOf(g, 'b')).toMatchObject({ score: 6, effectiveScore: 6 });
     expect(cat(g).percent).toBe(60);
@@ -260,11 +313,18 @@ describe('extra credit', () => {
   it('points mode: category caps do not apply; courseCapPoints caps the sum of X', () => {
     // 100 * (8 + min(3, 2)) / 10 = 100.0; without the course cap 110.0
     expect(gradeOf(setupWith({ mode: 'points', extraCredit: { categoryCapPercent: 10, courseCapPoints: 2 } }), items(), subs)).toMatchObject({ percent: 100 });
-    expect(gradeOf(setupWith({ mode: 'points', extraCredit: { categoryCapPercent: 10, courseCapPoints: null } }), items(), subs)).toMatchObject({ percent: 110 });
+    expect(gradeOf(setupWith({ mode: 'points', extraCredit: { categoryCapPercent: 10, courseCapPoints: null } }), items(), subs)).toMatchObject({
+      percent: 110,
+    });
   });
 
   it('in weighted mode the extra credit of an empty category cannot count', () => {
-    const s = setupWith({ cats: [['q', 50], ['e', 50]] });
+    const s = setupWith({
+      cats: [
+        ['q', 50],
+        ['e', 50],
+      ],
+    });
     const g = gradeOf(s, [item('a', 10, 'q'), item('ec', 0, 'e')], [sub('a', 8), sub('ec', 5)]);
     expect(g.categories[1]).toMatchObject({ empty: true, percent: null });
     expect(g.percent).toBe(80);
