@@ -10,23 +10,62 @@ import { makeService, type TestService } from '../helpers/app.js';
 let svc: TestService;
 afterEach(() => svc?.close());
 
-const STANDARD_BANDS = [['A', 93], ['A-', 90], ['B+', 87], ['B', 83], ['B-', 80], ['C+', 77], ['C', 73], ['C-', 70], ['D+', 67], ['D', 63], ['D-', 60], ['F', 0]] as const;
+const STANDARD_BANDS = [
+  ['A', 93],
+  ['A-', 90],
+  ['B+', 87],
+  ['B', 83],
+  ['B-', 80],
+  ['C+', 77],
+  ['C', 73],
+  ['C-', 70],
+  ['D+', 67],
+  ['D', 63],
+  ['D-', 60],
+  ['F', 0],
+] as const;
 
 /** One quiz worth 10 in a single 100% category; Sam (stu1) scored 8, so his calculated grade is 80.0, B-. */
 function courseWithOneGrade(): TestService {
   return makeService({
     assignments: [{ id: 'a1', moduleId: 'm1', title: 'Quiz 1', status: 'published', points: 10, dueAt: '2026-11-01T23:59:00Z', categoryId: 'q' }],
-    submissions: [{ id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: 1, submittedAt: '2026-11-01T10:00:00Z', grade: { score: 8, gradedBy: 'inst', gradedAt: '2026-11-15T00:00:00Z' } }],
-    gradebookSetups: [{
-      courseId: 'c1', mode: 'weighted',
-      categories: [{ id: 'q', courseId: 'c1', name: 'Quizzes', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true }],
-      late: { enabled: false, percentPerPeriod: 0, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },
-      missing: { treatAs: 'exclude-until-graded', droppable: false },
-      extraCredit: { categoryCapPercent: null, courseCapPoints: null },
-      scheme: { id: 'std', name: 'Standard', bands: STANDARD_BANDS.map(([letter, min]) => ({ letter, min })), rounding: { decimals: 1, mode: 'half-up' }, letterFrom: 'rounded' },
-      emptyCategory: 'share-weight', studentNotes: [], dismissedChecks: [], source: { kind: 'manual', designSessionId: null },
-      version: 1, rulesVersion: 1, updatedBy: 'inst', updatedAt: '2026-11-01T00:00:00.000Z',
-    }],
+    submissions: [
+      {
+        id: 's1',
+        assignmentId: 'a1',
+        studentId: 'stu1',
+        attempt: 1,
+        submittedAt: '2026-11-01T10:00:00Z',
+        grade: { score: 8, gradedBy: 'inst', gradedAt: '2026-11-15T00:00:00Z' },
+      },
+    ],
+    gradebookSetups: [
+      {
+        courseId: 'c1',
+        mode: 'weighted',
+        categories: [
+          { id: 'q', courseId: 'c1', name: 'Quizzes', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+        ],
+        late: { enabled: false, percentPerPeriod: 0, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },
+        missing: { treatAs: 'exclude-until-graded', droppable: false },
+        extraCredit: { categoryCapPercent: null, courseCapPoints: null },
+        scheme: {
+          id: 'std',
+          name: 'Standard',
+          bands: STANDARD_BANDS.map(([letter, min]) => ({ letter, min })),
+          rounding: { decimals: 1, mode: 'half-up' },
+          letterFrom: 'rounded',
+        },
+        emptyCategory: 'share-weight',
+        studentNotes: [],
+        dismissedChecks: [],
+        source: { kind: 'manual', designSessionId: null },
+        version: 1,
+        rulesVersion: 1,
+        updatedBy: 'inst',
+        updatedAt: '2026-11-01T00:00:00.000Z',
+      },
+    ],
   });
 }
 
@@ -38,7 +77,10 @@ async function finalGradeOfSam(service: TestService) {
   const exported = await service.call('GET', '/courses/c1/gradebook/export', undefined, 'inst');
   expect(exported.status).toBe(200);
   const header = (exported.body.csv as string).split('\r\n')[0]!.split(',');
-  const row = (exported.body.csv as string).split('\r\n').find((line) => line.startsWith('Sam Student,stu1,'))!.split(',');
+  const row = (exported.body.csv as string)
+    .split('\r\n')
+    .find((line) => line.startsWith('Sam Student,stu1,'))!
+    .split(',');
   const column = (name: string) => row[header.indexOf(name)];
   return {
     api: { finalPercent: sam.finalPercent, finalLetter: sam.finalLetter },
@@ -47,7 +89,12 @@ async function finalGradeOfSam(service: TestService) {
 }
 
 async function overrideSam(service: TestService, override: { percent: number | null; letter: string | null }) {
-  const res = await service.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'Agreed with the student', expectedVersion: 0, ...override }, 'inst');
+  const res = await service.call(
+    'PUT',
+    '/courses/c1/gradebook/students/stu1/final',
+    { reason: 'Agreed with the student', expectedVersion: 0, ...override },
+    'inst',
+  );
   expect(res.status).toBe(200);
 }
 

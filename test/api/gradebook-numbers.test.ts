@@ -24,7 +24,9 @@ const gradedCourse = () =>
     gradebookSetups: [
       {
         ...defaultGradebookSetup('c1', '2026-11-01T00:00:00Z', 'inst'),
-        categories: [{ id: 'hw', courseId: 'c1', name: 'Homework', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true }],
+        categories: [
+          { id: 'hw', courseId: 'c1', name: 'Homework', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+        ],
       },
     ],
     submissions: [
@@ -99,19 +101,27 @@ describe('points', () => {
     const patched = await svc.call('PATCH', '/assignments/a1', { points: 1e15 });
     expect(patched.status).toBe(400);
     expect(patched.body.error.details).toEqual([{ path: 'points', message: 'must be <= 1000000000' }]);
-    const file = await svc.call('POST', '/courses/import', { coursebookCourse: 1, course: { title: 'Big' }, modules: [{ title: 'M', assignments: [{ title: 'A', points: 1e15 }] }] });
+    const file = await svc.call('POST', '/courses/import', {
+      coursebookCourse: 1,
+      course: { title: 'Big' },
+      modules: [{ title: 'M', assignments: [{ title: 'A', points: 1e15 }] }],
+    });
     expect(file.status).toBe(400);
     expect(file.body.error.details).toEqual([{ path: 'modules[0].assignments[0].points', message: 'must be <= 1000000000' }]);
-    expect(() => importDataset(svc.store, svc.clock, { coursebook: 1, assignments: [{ id: 'big', moduleId: 'm1', title: 'Big', points: 1e15 }] }, { replace: false })).toThrow(
-      expect.objectContaining({ code: 'invalid', details: [{ path: 'assignments[0].points', message: 'must be <= 1000000000' }] }),
-    );
+    expect(() =>
+      importDataset(svc.store, svc.clock, { coursebook: 1, assignments: [{ id: 'big', moduleId: 'm1', title: 'Big', points: 1e15 }] }, { replace: false }),
+    ).toThrow(expect.objectContaining({ code: 'invalid', details: [{ path: 'assignments[0].points', message: 'must be <= 1000000000' }] }));
   });
 
   it('a dataset and a course file store points rounded like the API does', async () => {
     svc = gradedCourse();
     importDataset(svc.store, svc.clock, { coursebook: 1, assignments: [{ id: 'a9', moduleId: 'm1', title: 'Nine', points: 0.1 + 0.2 }] }, { replace: false });
     expect((await svc.call('GET', '/assignments/a9')).body.points).toBe(0.3);
-    const file = await svc.call('POST', '/courses/import', { coursebookCourse: 1, course: { id: 'cf', title: 'File' }, modules: [{ title: 'M', assignments: [{ id: 'af', title: 'A', points: 25 / 3 }] }] });
+    const file = await svc.call('POST', '/courses/import', {
+      coursebookCourse: 1,
+      course: { id: 'cf', title: 'File' },
+      modules: [{ title: 'M', assignments: [{ id: 'af', title: 'A', points: 25 / 3 }] }],
+    });
     expect(file.status).toBe(201);
     expect((await svc.call('GET', '/assignments/af')).body.points).toBe(8.333333);
   });
@@ -146,13 +156,27 @@ describe('setup percentages and caps', () => {
     svc = makeService({
       assignments: [
         {
-          id: 'r1', moduleId: 'm1', title: 'Huge', status: 'published', points: 1e9,
+          id: 'r1',
+          moduleId: 'm1',
+          title: 'Huge',
+          status: 'published',
+          points: 1e9,
           rubric: [1, 2].map((n) => ({ id: `c${n}`, title: `C${n}`, levels: [{ id: 'max', title: 'Max', points: 6e8 }] })),
         },
       ],
       submissions: [{ id: 'sr', assignmentId: 'r1', studentId: 'stu1', attempt: 1, submittedAt: '2026-11-02T10:00:00Z' }],
     });
-    const res = await svc.call('PUT', '/submissions/sr/grade', { criteria: [{ criterionId: 'c1', levelId: 'max' }, { criterionId: 'c2', levelId: 'max' }] }, 'inst');
+    const res = await svc.call(
+      'PUT',
+      '/submissions/sr/grade',
+      {
+        criteria: [
+          { criterionId: 'c1', levelId: 'max' },
+          { criterionId: 'c2', levelId: 'max' },
+        ],
+      },
+      'inst',
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'criteria', message: 'the chosen levels add up to 1200000000, over the largest score 1000000000' }]);
   });

@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
 import { scriptedPrompter } from '../helpers/cli.js';
+import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
 const COURSE = 'crs_data101';
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };

@@ -4,13 +4,14 @@
  * processes in foundation.test.ts and binary.test.ts). `health` talks to a small HTTP
  * server started in this process; config commands get a temp home of their own each.
  */
+
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
 import { runCli, tempHome } from '../helpers/cli.js';
+import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
 
 const ADMINS_ONLY = 'error (forbidden): Only admins may do this.\n';
 const DEMO_COUNTS =

@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
 import { scriptedPrompter } from '../helpers/cli.js';
+import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const STANDARD_ROW = 'tpl_standard\tStandard 3-module course\tinstitution\t2\t60\n';

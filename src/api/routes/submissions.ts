@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { nextCount } from '../../domain/counters.js';
 import { gradeCriteria, submissionProblems } from '../../domain/content/rules.js';
+import { nextCount } from '../../domain/counters.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { GradeInput, Submission, SubmissionCreate } from '../../schemas/content.js';

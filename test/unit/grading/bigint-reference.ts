@@ -85,7 +85,6 @@ interface ItemOutcome {
 
 /** Grades straight from the rules, in exact decimals and fractions. */
 export function referenceGrades(book: Gradebook): CourseGrades {
-  const { setup } = book;
   const ordered = [...book.items].sort(
     (a, b) => a.modulePosition - b.modulePosition || byText(a.moduleId, b.moduleId) || a.position - b.position || byText(a.id, b.id),
   );
