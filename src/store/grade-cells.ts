@@ -12,15 +12,15 @@
  *
  * A cell covers every assignment of the course, published or not, so publishing,
  * due dates, points and categories never invalidate it. Layout of `data`, n entries:
- * Float64 score[n], Float64 submittedMs[n], Int32 slot[n], Int32 attempt[n] (the platform's byte
- * order, little-endian everywhere Node runs in practice; attempt 0 = submitted but no
- * scored attempt).
+ * Float64 score[n], Float64 submittedMs[n], Float64 attempt[n], Int32 slot[n] (the platform's
+ * byte order, little-endian everywhere Node runs in practice; attempt 0 = submitted but no
+ * scored attempt; a double so every safe-integer attempt is exact, migration 4).
  */
 import { emptyRecords, recordsFromSubmissions, type SubmissionRecords } from '../domain/grading/records.js';
 import type { Store } from './db.js';
 import { courseSubmissions } from './gradebook.js';
 
-const ENTRY_BYTES = 24;
+const ENTRY_BYTES = 28;
 
 /**
  * The staff view's submissions of record for these students x items (item ids of the
@@ -144,8 +144,8 @@ function cellViews(bytes: Uint8Array, n: number) {
   return {
     score: new Float64Array(bytes.buffer, bytes.byteOffset, n),
     at: new Float64Array(bytes.buffer, bytes.byteOffset + 8 * n, n),
-    slot: new Int32Array(bytes.buffer, bytes.byteOffset + 16 * n, n),
-    attempt: new Int32Array(bytes.buffer, bytes.byteOffset + 20 * n, n),
+    attempt: new Float64Array(bytes.buffer, bytes.byteOffset + 16 * n, n),
+    slot: new Int32Array(bytes.buffer, bytes.byteOffset + 24 * n, n),
   };
 }
 

@@ -264,6 +264,12 @@ CREATE TRIGGER grade_cells_submission_delete AFTER DELETE ON submissions BEGIN
 END;
 `,
   },
+  {
+    version: 4,
+    name: 'grade cells hold attempts as doubles',
+    // Cells are a cache that rebuilds on read: dropping the old layout's rows is the whole upgrade.
+    sql: `DELETE FROM grade_cells;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

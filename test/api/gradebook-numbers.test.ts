@@ -216,6 +216,34 @@ describe('counters stay safe 53-bit integers', () => {
   });
 });
 
+describe('attempts past 32 bits pick the right submission of record, through the grade cells too', () => {
+  it('attempt 2147483648 beats 2147483647, and 4294967296 reads as graded, on the first read and from the cells after it', async () => {
+    const setup = defaultGradebookSetup('c1', '2026-11-01T00:00:00Z', 'inst');
+    svc = makeService({
+      assignments: [
+        { id: 'a1', moduleId: 'm1', title: 'Quiz', status: 'published', points: 10, categoryId: 'hw' },
+        { id: 'a2', moduleId: 'm1', title: 'Essay', status: 'published', points: 10, categoryId: 'hw' },
+      ],
+      gradebookSetups: [{ ...setup, categories: [{ id: 'hw', courseId: 'c1', name: 'Homework', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true }] }],
+      submissions: [
+        { id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: 2147483647, submittedAt: '2026-11-02T10:00:00Z', grade: { score: 5 } },
+        { id: 's2', assignmentId: 'a1', studentId: 'stu1', attempt: 2147483648, submittedAt: '2026-11-03T10:00:00Z', grade: { score: 9 } },
+        { id: 's3', assignmentId: 'a2', studentId: 'stu1', attempt: 4294967296, submittedAt: '2026-11-03T10:00:00Z', grade: { score: 7 } },
+      ],
+    });
+    for (let read = 0; read < 2; read++) {
+      const grades = await svc.call('GET', '/courses/c1/gradebook/grades');
+      const stu1 = grades.body.students.find((s: { studentId: string }) => s.studentId === 'stu1');
+      expect(stu1.items.map((i: { itemId: string; status: string; score: number }) => [i.itemId, i.status, i.score])).toEqual([
+        ['a1', 'graded', 9],
+        ['a2', 'graded', 7],
+      ]);
+      expect(stu1.percent).toBe(80);
+    }
+    expect(svc.store.db.prepare('SELECT count(*) FROM grade_cells').pluck().get()).toBeGreaterThan(0);
+  });
+});
+
 describe('through the CLI', () => {
   it('submissions grade with a script-made score prints the stored value, and grades and export exit 0', async () => {
     const store = await cliStore();
