@@ -224,7 +224,14 @@ describe('attempts past 32 bits pick the right submission of record, through the
         { id: 'a1', moduleId: 'm1', title: 'Quiz', status: 'published', points: 10, categoryId: 'hw' },
         { id: 'a2', moduleId: 'm1', title: 'Essay', status: 'published', points: 10, categoryId: 'hw' },
       ],
-      gradebookSetups: [{ ...setup, categories: [{ id: 'hw', courseId: 'c1', name: 'Homework', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true }] }],
+      gradebookSetups: [
+        {
+          ...setup,
+          categories: [
+            { id: 'hw', courseId: 'c1', name: 'Homework', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+          ],
+        },
+      ],
       submissions: [
         { id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: 2147483647, submittedAt: '2026-11-02T10:00:00Z', grade: { score: 5 } },
         { id: 's2', assignmentId: 'a1', studentId: 'stu1', attempt: 2147483648, submittedAt: '2026-11-03T10:00:00Z', grade: { score: 9 } },

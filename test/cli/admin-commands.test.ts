@@ -6,8 +6,8 @@
  * (usr_manager -> usr_s01, usr_s02). Read-only tests share a store; writing describes
  * have their own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
 
 const COURSE = 'crs_data101';
 const ADMINS_ONLY = 'error (forbidden): Only admins may do this.\n';
@@ -16,13 +16,7 @@ const TOKEN_ROWS = {
   student: 'tok_demo_student\tdemo student\tusr_s01\tcontent:read submissions:write certificates:read\t\t\n',
 };
 
-const stores: CliStore[] = [];
-async function newStore(): Promise<CliStore> {
-  const s = await cliStore();
-  stores.push(s);
-  return s;
-}
-afterAll(() => stores.forEach((s) => s.cleanup()));
+const newStore = storesForThisFile();
 
 let shared: CliStore;
 let writes: CliStore;

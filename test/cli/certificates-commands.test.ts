@@ -4,21 +4,15 @@
  * (Carmen Ruiz) for crs_data101, basis tested-out; usr_manager manages usr_s01 and usr_s02.
  * Read-only tests share a store; the tests that issue or replace have their own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
 
 const COURSE = 'crs_data101';
 const CERT_0001_ROW = 'cert_0001\tK7M2-Q9TX-4HCD\tCarmen Ruiz\tData Literacy 101\t2026-11-01T12:00:00.000Z\ttested-out\t\n';
 const VALID_CURRENT = 'yes\tyes\tCarmen Ruiz\tData Literacy 101\t2026-11-01T12:00:00.000Z\n';
 const CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
 
-const stores: CliStore[] = [];
-async function newStore(): Promise<CliStore> {
-  const s = await cliStore();
-  stores.push(s);
-  return s;
-}
-afterAll(() => stores.forEach((s) => s.cleanup()));
+const newStore = storesForThisFile();
 
 let shared: CliStore;
 beforeAll(async () => {

@@ -6,61 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_NOW, type CliResult, type InProcessOptions, scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
-
-/** A fresh demo store for the enclosing describe block (stores are cheap: ~25 ms). */
-function demoStore(): Pick<CliStore, 'run' | 'ok'> & { readonly dir: string } {
-  let store: CliStore | undefined;
-  beforeAll(async () => {
-    store = await cliStore();
-  });
-  afterAll(() => store?.cleanup());
-  return {
-    run: (args: string[], options?: InProcessOptions) => store!.run(args, options),
-    ok: (args: string[], options?: InProcessOptions) => store!.ok(args, options),
-    get dir() {
-      return store!.dir;
-    },
-  };
-}
-
-/** A piped field list (`key\tvalue` lines) as an object. */
-const fields = (out: string): Record<string, string> =>
-  Object.fromEntries(
-    out
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]),
-  );
-
-/** Piped table rows as cells. */
-const rows = (out: string): string[][] =>
-  out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('\t'));
-
-/** An error: the exit code, nothing on stdout, and this stderr (exact text, or a pattern). */
-function expectError(res: CliResult, code: number, stderr: string | RegExp): void {
-  expect(res.stderr).toEqual(typeof stderr === 'string' ? stderr : expect.stringMatching(stderr));
-  expect(res.code).toBe(code);
-  expect(res.stdout).toBe('');
-}
-
-/** A file that cannot be read (or written) is the user's mistake: a usage error naming it, no stack trace. */
-function expectFileError(res: CliResult, path: string): void {
-  expect(res.stderr).not.toContain('unexpected failure');
-  expect(res.stderr).not.toMatch(/\n\s+at /);
-  expect(res.stderr).toContain(path);
-  expect(res.code).toBe(2);
-}
-
-const interactive = (answers: unknown[]) => {
-  const prompter = scriptedPrompter(answers);
-  return { prompter, options: { tty: { stdin: true, stdout: true }, env: { CI: '' }, prompter } satisfies InProcessOptions };
-};
+import { describe, expect, it } from 'vitest';
+import { CLI_NOW, scriptedPrompter } from '../helpers/cli.js';
+import { cliStore, DEMO_DATASET, demoStore, expectError, expectFileError, fields, interactive, rows } from '../helpers/cli-store.js';
 
 const demo = JSON.parse(readFileSync(DEMO_DATASET, 'utf8')) as { courses: Record<string, unknown>[] };
 const DATA101 = demo.courses[0]!;

@@ -7,9 +7,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
+import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
 
 const COURSE = 'crs_data101';
 const CHECK_LINE = 'item-zero-points\tasg_06\topen\t"Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.\n';
@@ -17,17 +17,7 @@ const CHECK_LINE = 'item-zero-points\tasg_06\topen\t"Bonus: find a misleading av
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const FORBIDDEN_STAFF = "error (forbidden): Only the course's instructors and admins may do this.\n";
 
-/** scriptedPrompter, also recording the choices each select offered (by name). */
-function choosing(answers: unknown[]) {
-  const prompter = scriptedPrompter(answers);
-  const offered: string[][] = [];
-  const select = prompter.select;
-  prompter.select = async (message, choices) => {
-    offered.push(choices.map((c) => c.name));
-    return select(message, choices);
-  };
-  return Object.assign(prompter, { offered });
-}
+const choosing = scriptedPrompter;
 
 interface SetupDoc {
   version: number;
@@ -38,13 +28,7 @@ interface SetupDoc {
   [key: string]: unknown;
 }
 
-const stores: CliStore[] = [];
-async function newStore(): Promise<CliStore> {
-  const s = await cliStore();
-  stores.push(s);
-  return s;
-}
-afterAll(() => stores.forEach((s) => s.cleanup()));
+const newStore = storesForThisFile();
 
 const setupOf = async (s: CliStore): Promise<SetupDoc> => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', COURSE])) as SetupDoc;
 

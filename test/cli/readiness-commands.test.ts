@@ -7,34 +7,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
+import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
 
 const COURSE = 'crs_data101';
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const FORBIDDEN_STAFF = "error (forbidden): Only the course's instructors, reviewers and admins may do this.\n";
 const FINDING_EVIDENCE = 'Each module objective names an observable action (identify, choose, build).';
 
-/** scriptedPrompter, also recording the choices each select offered (by name). */
-function choosing(answers: unknown[]) {
-  const prompter = scriptedPrompter(answers);
-  const offered: string[][] = [];
-  const select = prompter.select;
-  prompter.select = async (message, choices) => {
-    offered.push(choices.map((c) => c.name));
-    return select(message, choices);
-  };
-  return Object.assign(prompter, { offered });
-}
+const choosing = scriptedPrompter;
 
-const stores: CliStore[] = [];
-async function newStore(): Promise<CliStore> {
-  const s = await cliStore();
-  stores.push(s);
-  return s;
-}
-afterAll(() => stores.forEach((s) => s.cleanup()));
+const newStore = storesForThisFile();
 
 let shared: CliStore;
 beforeAll(async () => {

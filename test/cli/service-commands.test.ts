@@ -11,20 +11,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from '../helpers/cli.js';
-import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
+import { type CliStore, DEMO_DATASET, storesForThisFile } from '../helpers/cli-store.js';
 
 const ADMINS_ONLY = 'error (forbidden): Only admins may do this.\n';
 const DEMO_COUNTS =
   'users\t29\ntokens\t4\ncourses\t1\nenrollments\t27\nmodules\t3\nlessons\t5\nblocks\t20\nassignments\t7\nsubmissions\t120\n' +
   'gradebookSetups\t1\nfinalGrades\t1\nfindings\t1\ntemplates\t1\ncertificates\t1\nreportingLines\t2\n';
 
+const newStore = storesForThisFile();
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
-async function newStore(dataset: 'demo' | 'empty' = 'demo'): Promise<CliStore> {
-  const s = await cliStore(dataset);
-  cleanups.push(s.cleanup);
-  return s;
-}
 
 let shared: CliStore;
 beforeAll(async () => {

@@ -6,20 +6,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
+import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
 
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const STANDARD_ROW = 'tpl_standard\tStandard 3-module course\tinstitution\t2\t60\n';
 
-const stores: CliStore[] = [];
-async function newStore(): Promise<CliStore> {
-  const s = await cliStore();
-  stores.push(s);
-  return s;
-}
-afterAll(() => stores.forEach((s) => s.cleanup()));
+const newStore = storesForThisFile();
 
 let shared: CliStore;
 beforeAll(async () => {

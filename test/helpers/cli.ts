@@ -80,9 +80,11 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
 }
 
 /** A prompter that answers from a script, in order, and records the questions. */
-export function scriptedPrompter(answers: unknown[]): Prompter & { asked: string[] } {
+export function scriptedPrompter(answers: unknown[]): Prompter & { asked: string[]; offered: string[][] } {
   const queue = [...answers];
   const asked: string[] = [];
+  /** The choices each select or checkbox offered, by name. */
+  const offered: string[][] = [];
   const next = <T>(message: string): T => {
     asked.push(message);
     if (queue.length === 0) throw new Error(`unexpected prompt: ${message}`);
@@ -90,6 +92,7 @@ export function scriptedPrompter(answers: unknown[]): Prompter & { asked: string
   };
   return {
     asked,
+    offered,
     input: async (message, opts) => {
       const answer = next<string>(message);
       const verdict = opts?.validate?.(answer) ?? true;
@@ -97,8 +100,14 @@ export function scriptedPrompter(answers: unknown[]): Prompter & { asked: string
       return answer;
     },
     confirm: async (message) => next<boolean>(message),
-    select: async (message) => next(message),
-    checkbox: async (message) => next(message),
+    select: async (message, choices) => {
+      offered.push(choices.map((c) => c.name));
+      return next(message);
+    },
+    checkbox: async (message, choices) => {
+      offered.push(choices.map((c) => c.name));
+      return next(message);
+    },
   };
 }
 
