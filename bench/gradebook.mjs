@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const { openStore } = await import(join(root, 'dist/store/db.js'));
-const { importDataset } = await import(join(root, 'dist/api/dataset.js'));
+const { importDataset } = await import(join(root, 'dist/store/dataset.js'));
 const { fixedClock } = await import(join(root, 'dist/runtime/clock.js'));
 const { insertSubmission } = await import(join(root, 'dist/store/submissions.js'));
 
