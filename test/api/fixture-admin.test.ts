@@ -1,0 +1,607 @@
+/**
+ * serve as a CI fixture (#16), in-process: the service exactly as `serve` wires it
+ * (buildService: store, seed, controllable clock, sequential ids, fixture tools), driven
+ * with app.request. The wall clock is fixed and `sleep` only records what it was asked to
+ * wait, so nothing here is timed.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { tokenBucketLimiter } from '../../src/api/rate-limit.js';
+import { sequentialIds } from '../../src/runtime/ids.js';
+import { type BuiltService, buildService, type ServeOptions } from '../../src/serve/server.js';
+import { BASE_DATASET, makeService, type TestService } from '../helpers/app.js';
+import { cliStore } from '../helpers/cli-store.js';
+import { WALL } from '../helpers/fixture.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const DEMO = readFileSync(join(ROOT, 'data/demo.json'), 'utf8');
+const SEED_NOW = '2026-11-22T08:30:00.000Z';
+
+interface Fixture extends BuiltService {
+  slept: number[];
+  logs: Record<string, unknown>[];
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; as?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers; res: Response }>;
+}
+
+const open: BuiltService[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.store.close();
+});
+
+/** The service as `serve --memory --seed <base> --now SEED_NOW --deterministic --allow-admin` builds it. */
+function fixture(options: Partial<ServeOptions> = {}, seed: unknown = BASE_DATASET): Fixture {
+  const slept: number[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const stderr = { write: (s: string) => void logs.push(JSON.parse(s)) };
+  const built = buildService({
+    db: ':memory:',
+    seed: { name: 'seed.json', text: typeof seed === 'string' ? seed : JSON.stringify(seed) },
+    host: '127.0.0.1',
+    port: 0,
+    now: SEED_NOW,
+    deterministic: true,
+    allowAdmin: true,
+    maxBody: 1024 * 1024,
+    log: 'json',
+    stderr,
+    wallMs: () => Date.parse(WALL),
+    sleep: async (ms) => void slept.push(ms),
+    ...options,
+  });
+  open.push(built);
+  return {
+    ...built,
+    slept,
+    logs,
+    async call(method, path, { body, as = 'admin', headers = {} } = {}) {
+      const h: Record<string, string> = { ...headers };
+      if (as !== null) h.authorization = `Bearer ${as.startsWith('cbk_') || as.startsWith('demo-') ? as : `tok-${as}`}`;
+      const init: RequestInit = { method, headers: h };
+      if (body !== undefined) {
+        h['content-type'] = 'application/json';
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      }
+      const res = await built.app.request(`http://fixture/api/v1${path}`, init);
+      const text = res.type === 'error' ? '' : await res.clone().text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers, res };
+    },
+  };
+}
+
+const CONTROL_ROUTES: [string, string, unknown?][] = [
+  ['GET', '/_admin/requests'],
+  ['GET', '/_admin/requests/count'],
+  ['DELETE', '/_admin/requests'],
+  ['GET', '/_admin/faults'],
+  ['POST', '/_admin/faults', { path: '/courses', status: 503 }],
+  ['DELETE', '/_admin/faults'],
+  ['DELETE', '/_admin/faults/flt_1'],
+  ['GET', '/_admin/clock'],
+  ['PUT', '/_admin/clock', { now: '2027-01-01T00:00:00Z' }],
+  ['POST', '/_admin/clock/advance', { seconds: 60 }],
+];
+
+describe('control routes: enabled by --allow-admin, admins only', () => {
+  it('every control route needs a credential (401), an admin (403) and a full-scope token (403)', async () => {
+    const f = fixture({}, { ...BASE_DATASET, tokens: [...BASE_DATASET.tokens!, { token: 'tok-narrow', userId: 'admin', scopes: ['people:read'] }] });
+    for (const [method, path, body] of CONTROL_ROUTES) {
+      const none = await f.call(method, path, { body, as: null });
+      expect([path, none.status, none.body.error.code]).toEqual([path, 401, 'unauthenticated']);
+      const instructor = await f.call(method, path, { body, as: 'inst' });
+      expect([path, instructor.status, instructor.body.error.code]).toEqual([path, 403, 'forbidden']);
+      const narrow = await f.call(method, path, { body, as: 'narrow' });
+      expect([path, narrow.status]).toEqual([path, 403]);
+      const admin = await f.call(method, path, { body });
+      expect([path, admin.status]).toEqual([path, method === 'POST' && path === '/_admin/faults' ? 201 : path.endsWith('flt_1') ? 404 : 200]);
+    }
+  });
+
+  it('without --allow-admin the control routes do not exist (404) and are not in the OpenAPI document', async () => {
+    const f = fixture({ allowAdmin: false });
+    for (const [method, path, body] of CONTROL_ROUTES) {
+      const res = await f.call(method, path, { body });
+      expect([path, res.status, res.body.error.code]).toEqual([path, 404, 'not-found']);
+    }
+    expect((await f.call('POST', '/_reset')).status).toBe(404);
+    const doc = (await f.call('GET', '/openapi.json', { as: null })).body;
+    expect(Object.keys(doc.paths).filter((p) => p.includes('_admin'))).toEqual([]);
+  });
+
+  it('--allow-reset alone enables only POST /_reset; --allow-admin enables it too', async () => {
+    const resetOnly = fixture({ allowAdmin: false, allowReset: true });
+    expect((await resetOnly.call('POST', '/_reset')).status).toBe(200);
+    expect((await resetOnly.call('GET', '/_admin/clock')).status).toBe(404);
+    expect((await fixture().call('POST', '/_reset')).status).toBe(200);
+  });
+
+  it('the OpenAPI document lists every control operation under the fixture-control tag, admin-only', async () => {
+    const doc = (await fixture().call('GET', '/openapi.json', { as: null })).body;
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; tags: string[]; 'x-coursebook-access': unknown }>>)
+      .filter(([p]) => p.startsWith('/api/v1/_admin'))
+      .flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => `${m.toUpperCase()} ${p} ${op.operationId} ${op.tags.join()}`));
+    expect(ops.sort()).toEqual(
+      [
+        'DELETE /api/v1/_admin/faults clearFaults fixture-control',
+        'DELETE /api/v1/_admin/faults/{faultId} deleteFault fixture-control',
+        'DELETE /api/v1/_admin/requests clearRequests fixture-control',
+        'GET /api/v1/_admin/clock getClock fixture-control',
+        'GET /api/v1/_admin/faults listFaults fixture-control',
+        'GET /api/v1/_admin/requests listRequests fixture-control',
+        'GET /api/v1/_admin/requests/count countRequests fixture-control',
+        'POST /api/v1/_admin/clock/advance advanceClock fixture-control',
+        'POST /api/v1/_admin/faults addFault fixture-control',
+        'PUT /api/v1/_admin/clock setClock fixture-control',
+      ].sort(),
+    );
+    expect(doc.paths['/api/v1/_admin/faults'].post['x-coursebook-access']).toEqual({ scope: '*', rule: 'admin' });
+  });
+});
+
+describe('request journal', () => {
+  it('records method, path, query, status, caller, request id, bodies and times; never Authorization', async () => {
+    const f = fixture();
+    await f.call('GET', '/courses?limit=5&x=1', { as: 'inst' });
+    await f.call('POST', '/courses', { body: { title: 'Journaled' } });
+    await f.call('GET', '/health', { as: null });
+    await f.call('GET', '/courses/nope', { as: 'nobody' });
+    const list = await f.call('GET', '/_admin/requests');
+    expect(list.status).toBe(200);
+    expect(list.body.map((e: any) => [e.seq, e.method, e.path, e.query, e.status, e.callerId])).toEqual([
+      [1, 'GET', '/api/v1/courses', 'limit=5&x=1', 200, 'inst'],
+      [2, 'POST', '/api/v1/courses', '', 201, 'admin'],
+      [3, 'GET', '/api/v1/health', '', 200, null],
+      [4, 'GET', '/api/v1/courses/nope', '', 401, null],
+    ]);
+    const post = list.body[1];
+    expect(post).toMatchObject({
+      requestId: 'req_0002',
+      time: WALL,
+      serviceTime: SEED_NOW,
+      faultId: null,
+      requestBody: '{"title":"Journaled"}',
+      truncated: false,
+      requestHeaders: { 'content-type': 'application/json' },
+    });
+    expect(JSON.parse(post.responseBody)).toMatchObject({ id: 'crs_0001', title: 'Journaled' });
+    expect(typeof post.durationMs).toBe('number');
+    expect(JSON.stringify(list.body)).not.toMatch(/tok-|authorization/i);
+    expect(list.body[0].requestBody).toBeNull();
+  });
+
+  it('filters by method, path pattern and status (exact or class); limit keeps the newest; count agrees', async () => {
+    const f = fixture();
+    await f.call('GET', '/courses');
+    await f.call('GET', '/courses/c1');
+    await f.call('GET', '/courses/c1/modules');
+    await f.call('POST', '/courses', { body: { title: '' } });
+    await f.call('GET', '/courses/zzz');
+    const paths = async (query: string) => (await f.call('GET', `/_admin/requests${query}`)).body.map((e: any) => `${e.method} ${e.path} ${e.status}`);
+    expect(await paths('?method=post')).toEqual(['POST /api/v1/courses 400']);
+    expect(await paths('?path=/courses/*')).toEqual(['GET /api/v1/courses/c1 200', 'GET /api/v1/courses/zzz 404']);
+    expect(await paths('?path=/api/v1/courses/{courseId}/**')).toEqual(['GET /api/v1/courses/c1/modules 200']);
+    expect(await paths('?path=/courses/**')).toEqual(['GET /api/v1/courses/c1 200', 'GET /api/v1/courses/c1/modules 200', 'GET /api/v1/courses/zzz 404']);
+    expect(await paths('?status=4xx')).toEqual(['POST /api/v1/courses 400', 'GET /api/v1/courses/zzz 404']);
+    expect(await paths('?status=404&method=GET')).toEqual(['GET /api/v1/courses/zzz 404']);
+    expect(await paths('?limit=2')).toEqual(['POST /api/v1/courses 400', 'GET /api/v1/courses/zzz 404']);
+    expect((await f.call('GET', '/_admin/requests/count?method=GET&status=2xx')).body).toEqual({ count: 3 });
+    expect((await f.call('GET', '/_admin/requests/count?path=/nowhere')).body).toEqual({ count: 0 });
+  });
+
+  it('bad filters are invalid, naming the parameter (400, exit 3)', async () => {
+    const f = fixture();
+    for (const [query, path] of [
+      ['?status=44', 'status'],
+      ['?path=courses', 'path'],
+      ['?path=/courses?x=1', 'path'],
+      ['?method=FETCH', 'method'],
+      ['?limit=0', 'limit'],
+    ]) {
+      const res = await f.call('GET', `/_admin/requests${query}`);
+      expect([query, res.status, res.body.error.code, res.body.error.details[0].path]).toEqual([query, 400, 'invalid', path]);
+    }
+  });
+
+  it('is bounded by --journal-size (the oldest go first); DELETE clears it; control routes are not journaled', async () => {
+    const f = fixture({ journalSize: 3 });
+    for (let i = 1; i <= 5; i++) await f.call('GET', `/courses/c${i}`);
+    const kept = (await f.call('GET', '/_admin/requests')).body;
+    expect(kept.map((e: any) => [e.seq, e.path])).toEqual([
+      [3, '/api/v1/courses/c3'],
+      [4, '/api/v1/courses/c4'],
+      [5, '/api/v1/courses/c5'],
+    ]);
+    expect(await f.call('DELETE', '/_admin/requests')).toMatchObject({ status: 200, body: { ok: true, cleared: 3 } });
+    expect((await f.call('GET', '/_admin/requests')).body).toEqual([]);
+    await f.call('GET', '/courses');
+    expect((await f.call('GET', '/_admin/requests')).body.map((e: any) => e.seq)).toEqual([6]);
+    const none = fixture({ journalSize: 0 });
+    await none.call('GET', '/courses');
+    expect((await none.call('GET', '/_admin/requests/count')).body).toEqual({ count: 0 });
+  });
+
+  it('keeps at most 64 KiB of each body and says so', async () => {
+    const f = fixture();
+    const long = 'x'.repeat(70 * 1024);
+    const res = await f.call('POST', '/courses', { body: { title: 'Long', extra: long } });
+    expect(res.status).toBe(400);
+    const [entry] = (await f.call('GET', '/_admin/requests')).body;
+    expect(entry.truncated).toBe(true);
+    expect(entry.requestBody).toHaveLength(64 * 1024);
+    expect(entry.requestBody.startsWith('{"title":"Long"')).toBe(true);
+  });
+});
+
+describe('X-Request-Id and the request log', () => {
+  it('every answer carries X-Request-Id: the caller’s when given, else a new one', async () => {
+    const f = fixture();
+    expect((await f.call('GET', '/health', { as: null })).headers.get('x-request-id')).toBe('req_0001');
+    expect((await f.call('GET', '/courses', { headers: { 'x-request-id': 'ci-run-42/step-7' } })).headers.get('x-request-id')).toBe('ci-run-42/step-7');
+    // Not 1..200 visible ASCII characters: replaced, never echoed into logs and headers.
+    expect((await f.call('GET', '/courses', { headers: { 'x-request-id': 'has space' } })).headers.get('x-request-id')).toBe('req_0002');
+    expect((await f.call('GET', '/courses/nope')).headers.get('x-request-id')).toBe('req_0003');
+    expect((await f.call('GET', '/_admin/clock')).headers.get('x-request-id')).toBe('req_0004');
+    // Local mode (the CLI's in-process app) answers with one too.
+    const local = makeService();
+    expect((await local.call('GET', '/courses')).headers.get('x-request-id')).toMatch(/^req_\d{4}$/);
+    local.close();
+  });
+
+  it('request log lines carry the time, query string, caller and request id', async () => {
+    const f = fixture();
+    await f.call('GET', '/courses?x=1', { as: 'inst', headers: { 'x-request-id': 'abc' } });
+    expect(f.logs.at(-1)).toEqual({
+      time: WALL,
+      event: 'request',
+      method: 'GET',
+      path: '/api/v1/courses',
+      query: 'x=1',
+      status: 200,
+      ms: expect.any(Number),
+      caller: 'inst',
+      requestId: 'abc',
+    });
+    await f.call('GET', '/courses', { as: null });
+    expect(f.logs.at(-1)).toMatchObject({ status: 401, caller: null, requestId: 'req_0001' });
+  });
+});
+
+describe('fault rules and delays', () => {
+  it('a rule matches by method and path pattern; other requests are served', async () => {
+    const f = fixture();
+    const added = await f.call('POST', '/_admin/faults', { body: { method: 'post', path: '/courses', status: 503 } });
+    expect(added).toMatchObject({
+      status: 201,
+      body: {
+        id: 'flt_1',
+        method: 'POST',
+        path: '/courses',
+        times: null,
+        delayMs: 0,
+        status: 503,
+        code: 'internal',
+        message: 'Injected fault (rule flt_1).',
+        dropConnection: false,
+        matched: 0,
+      },
+    });
+    const faulted = await f.call('POST', '/courses', { body: { title: 'No' } });
+    expect(faulted.status).toBe(503);
+    expect(faulted.body).toEqual({ error: { code: 'internal', message: 'Injected fault (rule flt_1).', details: { faultId: 'flt_1' } } });
+    expect(faulted.headers.get('x-coursebook-fault')).toBe('flt_1');
+    expect(faulted.headers.get('x-request-id')).toBe('req_0002'); // req_0001 was the POST /_admin/faults
+    expect((await f.call('GET', '/courses')).status).toBe(200); // another method
+    expect((await f.call('POST', '/courses/c1/modules', { body: { title: 'M' } })).status).toBe(201); // another path
+    // Nothing was written by the faulted request.
+    expect((await f.call('GET', '/courses')).body.map((c: { id: string }) => c.id)).toEqual(['c1']);
+    const journal = (await f.call('GET', '/_admin/requests?status=503')).body;
+    expect(journal.map((e: any) => [e.path, e.faultId])).toEqual([['/api/v1/courses', 'flt_1']]);
+    expect((await f.call('GET', '/_admin/faults')).body[0].matched).toBe(1);
+  });
+
+  it('{name} and ** patterns, times, and the newest rule first', async () => {
+    const f = fixture();
+    await f.call('POST', '/_admin/faults', { body: { path: '/courses/{courseId}/**', status: 500, times: 2 } });
+    await f.call('POST', '/_admin/faults', { body: { path: '/courses/c1/modules', code: 'conflict', message: 'Busy, try again.' } });
+    // The newest rule wins where both match; a known code gives its status.
+    expect(await f.call('GET', '/courses/c1/modules')).toMatchObject({ status: 409, body: { error: { code: 'conflict', message: 'Busy, try again.' } } });
+    // The older rule: two matches, then it is spent.
+    expect((await f.call('GET', '/courses/c1/gradebook/grades')).status).toBe(500);
+    expect((await f.call('GET', '/courses/c1/gradebook/setup')).status).toBe(500);
+    expect((await f.call('GET', '/courses/c1/gradebook/setup')).status).toBe(200);
+    expect((await f.call('GET', '/courses/c1')).status).toBe(200); // {courseId}/** needs a segment after the id
+    expect((await f.call('GET', '/_admin/faults')).body.map((r: any) => [r.id, r.times, r.matched])).toEqual([
+      ['flt_1', 2, 2],
+      ['flt_2', null, 1],
+    ]);
+  });
+
+  it('delayMs and --delay wait before answering; control routes are never delayed or faulted', async () => {
+    const f = fixture({ delayMs: 25 });
+    await f.call('GET', '/courses');
+    expect(f.slept).toEqual([25]);
+    await f.call('POST', '/_admin/faults', { body: { path: '/**', delayMs: 1000 } });
+    await f.call('POST', '/_admin/faults', { body: { path: '/**', status: 503, times: 1 } });
+    expect(f.slept).toEqual([25]);
+    expect((await f.call('GET', '/courses')).status).toBe(503); // the newest rule answers (no delay of its own)
+    expect((await f.call('GET', '/courses')).status).toBe(200); // it is spent; the delay rule applies
+    expect(f.slept).toEqual([25, 25, 1025]);
+    expect((await f.call('GET', '/_admin/faults')).status).toBe(200);
+    expect((await f.call('GET', '/_admin/requests')).status).toBe(200);
+    expect(f.slept).toEqual([25, 25, 1025]);
+  });
+
+  it('dropConnection sends no answer (in-process: a network error); the journal shows status null', async () => {
+    const f = fixture();
+    await f.call('POST', '/_admin/faults', { body: { method: 'GET', path: '/courses', dropConnection: true, times: 1 } });
+    const dropped = await f.call('GET', '/courses');
+    expect(dropped.res.type).toBe('error');
+    expect((await f.call('GET', '/courses')).status).toBe(200);
+    const [entry] = (await f.call('GET', '/_admin/requests')).body;
+    expect(entry).toMatchObject({ status: null, faultId: 'flt_1', responseBody: null });
+  });
+
+  it('a status alone gets the service’s code for it; GET lists, DELETE one or all', async () => {
+    const f = fixture();
+    const codes = [];
+    for (const status of [404, 429, 418, 502]) codes.push((await f.call('POST', '/_admin/faults', { body: { path: '/x', status } })).body.code);
+    expect(codes).toEqual(['not-found', 'rate-limited', 'fault', 'internal']);
+    expect((await f.call('DELETE', '/_admin/faults/flt_2')).body).toEqual({ ok: true });
+    expect(await f.call('DELETE', '/_admin/faults/flt_2')).toMatchObject({ status: 404, body: { error: { code: 'not-found' } } });
+    expect((await f.call('GET', '/_admin/faults')).body.map((r: any) => r.id)).toEqual(['flt_1', 'flt_3', 'flt_4']);
+    expect((await f.call('DELETE', '/_admin/faults')).body).toEqual({ ok: true, cleared: 3 });
+    expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
+  });
+
+  it('a rule that cannot work is invalid, naming the field', async () => {
+    const f = fixture();
+    const cases: [unknown, string][] = [
+      [{ status: 503 }, 'path'],
+      [{ path: 'courses', status: 503 }, 'path'],
+      [{ path: '/courses/{', status: 503 }, 'path'],
+      [{ path: '/courses' }, '(root)'],
+      [{ path: '/courses', status: 503, dropConnection: true }, 'dropConnection'],
+      [{ path: '/courses', message: 'hi' }, 'status'],
+      [{ path: '/courses', code: 'teapot' }, 'status'],
+      [{ path: '/courses', status: 200 }, 'status'],
+      [{ path: '/courses', delayMs: -1 }, 'delayMs'],
+      [{ path: '/courses', times: 0, status: 500 }, 'times'],
+      [{ path: '/courses', status: 500, colour: 'red' }, 'colour'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await f.call('POST', '/_admin/faults', { body });
+      expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.details.map((d: any) => d.path)]).toEqual([
+        JSON.stringify(body),
+        400,
+        'invalid',
+        [field],
+      ]);
+    }
+    expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
+  });
+});
+
+describe('service clock', () => {
+  it('GET reads it, PUT sets it, advance moves it; a reset restores the seed’s clock and clears fault rules', async () => {
+    const f = fixture();
+    expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: SEED_NOW, frozen: true });
+    expect((await f.call('PUT', '/_admin/clock', { body: { now: '2027-03-01T12:00:00+02:00' } })).body).toEqual({
+      now: '2027-03-01T10:00:00.000Z',
+      frozen: true,
+    });
+    expect((await f.call('POST', '/_admin/clock/advance', { body: { seconds: 90.5 } })).body).toEqual({ now: '2027-03-01T10:01:30.500Z', frozen: true });
+    expect((await f.call('POST', '/_admin/clock/advance', { body: { seconds: -3600 } })).body.now).toBe('2027-03-01T09:01:30.500Z');
+    // The service uses it: a new course is stamped with the clock's time.
+    expect((await f.call('POST', '/courses', { body: { title: 'Now' } })).body.createdAt).toBe('2027-03-01T09:01:30.500Z');
+    await f.call('POST', '/_admin/faults', { body: { path: '/**', status: 503 } });
+    expect((await f.call('POST', '/_reset')).status).toBe(200);
+    expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: SEED_NOW, frozen: true });
+    expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
+    expect((await f.call('GET', '/courses')).status).toBe(200);
+    // The journal stays (it is what happened; DELETE /_admin/requests empties it).
+    expect((await f.call('GET', '/_admin/requests/count')).body.count).toBe(2);
+  });
+
+  it('a running clock (no --now) runs on from where it is set, or stands still when frozen', async () => {
+    let wall = Date.parse('2030-01-01T00:00:00Z');
+    const f = fixture({ now: undefined, deterministic: false, wallMs: () => wall });
+    expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: false });
+    await f.call('PUT', '/_admin/clock', { body: { now: '2026-06-01T00:00:00Z' } });
+    wall += 5000;
+    expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: '2026-06-01T00:00:05.000Z', frozen: false });
+    await f.call('POST', '/_admin/clock/advance', { body: { seconds: 86400 } });
+    expect((await f.call('GET', '/_admin/clock')).body.now).toBe('2026-06-02T00:00:05.000Z');
+    await f.call('PUT', '/_admin/clock', { body: { now: '2026-07-01T00:00:00Z', frozen: true } });
+    wall += 5000;
+    expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: '2026-07-01T00:00:00.000Z', frozen: true });
+    await f.call('POST', '/_reset');
+    expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: '2030-01-01T00:00:10.000Z', frozen: false });
+  });
+
+  it('a bad time or a move outside years 0000..9999 is invalid, naming the field; the clock is unchanged', async () => {
+    const f = fixture();
+    for (const [method, path, body, field] of [
+      ['PUT', '/_admin/clock', { now: 'tomorrow' }, 'now'],
+      ['PUT', '/_admin/clock', { now: '2026-02-30T00:00:00Z' }, 'now'],
+      ['PUT', '/_admin/clock', {}, 'now'],
+      ['POST', '/_admin/clock/advance', { seconds: 'ten' }, 'seconds'],
+      ['POST', '/_admin/clock/advance', { seconds: 2e11 }, 'seconds'], // over the schema's bound (about 3,170 years)
+      ['POST', '/_admin/clock/advance', { seconds: -7e10 }, 'seconds'], // within it, but before year 0000
+    ] as const) {
+      const res = await f.call(method, path, { body });
+      expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.details[0].path]).toEqual([JSON.stringify(body), 400, 'invalid', field]);
+    }
+    expect((await f.call('GET', '/_admin/clock')).body.now).toBe(SEED_NOW);
+  });
+
+  it('advancing the clock past a due date makes the next submission late: the late penalty shows in the grades', async () => {
+    // Quiz a1: 10 points, due 2026-11-23T00:00Z; late: 10% of the possible points per started day.
+    // Sam submits at 2026-11-22T08:30Z (on time). The clock moves 2 days; Tess submits at
+    // 2026-11-24T08:30Z, 32.5 h late = 2 started days = 2 points off. Both are graded 9/10:
+    // Sam 90% (A-), Tess 9 - 2 = 7/10 = 70% (C-).
+    const f = fixture(
+      {},
+      {
+        ...BASE_DATASET,
+        assignments: [{ id: 'a1', moduleId: 'm1', title: 'Quiz', status: 'published', points: 10, dueAt: '2026-11-23T00:00:00Z', categoryId: 'q' }],
+        gradebookSetups: [
+          {
+            courseId: 'c1',
+            mode: 'weighted',
+            categories: [
+              { id: 'q', courseId: 'c1', name: 'Quizzes', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+            ],
+            late: { enabled: true, percentPerPeriod: 10, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },
+            missing: { treatAs: 'exclude-until-graded', droppable: false },
+            extraCredit: { categoryCapPercent: null, courseCapPoints: null },
+            scheme: {
+              id: 'std',
+              name: 'Standard',
+              bands: [
+                { letter: 'A', min: 93 },
+                { letter: 'A-', min: 90 },
+                { letter: 'B', min: 80 },
+                { letter: 'C', min: 73 },
+                { letter: 'C-', min: 70 },
+                { letter: 'F', min: 0 },
+              ],
+              rounding: { decimals: 1, mode: 'half-up' },
+              letterFrom: 'rounded',
+            },
+            emptyCategory: 'share-weight',
+            studentNotes: [],
+            dismissedChecks: [],
+            source: { kind: 'manual', designSessionId: null },
+            version: 1,
+            rulesVersion: 1,
+            updatedBy: 'admin',
+            updatedAt: SEED_NOW,
+          },
+        ],
+      },
+    );
+    const sam = await f.call('POST', '/assignments/a1/submissions', { body: { text: 'on time' }, as: 'stu1' });
+    expect(sam.body.submittedAt).toBe(SEED_NOW);
+    expect((await f.call('POST', '/_admin/clock/advance', { body: { seconds: 2 * 86400 } })).body.now).toBe('2026-11-24T08:30:00.000Z');
+    const tess = await f.call('POST', '/assignments/a1/submissions', { body: { text: 'late' }, as: 'stu2' });
+    expect(tess.body.submittedAt).toBe('2026-11-24T08:30:00.000Z');
+    for (const s of [sam, tess]) expect((await f.call('PUT', `/submissions/${s.body.id}/grade`, { body: { score: 9 }, as: 'inst' })).status).toBe(200);
+    const grades = (await f.call('GET', '/courses/c1/gradebook/grades', { as: 'inst' })).body.students;
+    expect(grades.map((s: any) => [s.studentId, s.percent, s.letter])).toEqual([
+      ['stu1', 90, 'A-'],
+      ['stu2', 70, 'C-'],
+    ]);
+    expect(JSON.stringify(grades[1])).toContain('"late":{"periods":2,"deduction":2}');
+  });
+});
+
+describe('deterministic ids cannot collide', () => {
+  it('sequential ids skip every id the seed holds: POST /certificates on the demo seed is cert_0002 (it was a 500)', async () => {
+    const f = fixture({ now: undefined }, DEMO);
+    const issued = await f.call('POST', '/certificates', { body: { userId: 'usr_s01', courseId: 'crs_data101', basis: 'completed' }, as: 'demo-admin-token' });
+    expect(issued.status).toBe(201);
+    expect(issued.body.id).toBe('cert_0002');
+    expect(issued.body.issuedAt).toBe('2026-01-01T00:00:00.000Z');
+    // And after a reset the same request gives the same id.
+    await f.call('POST', '/_reset', { as: 'demo-admin-token' });
+    const again = await f.call('POST', '/certificates', { body: { userId: 'usr_s01', courseId: 'crs_data101', basis: 'completed' }, as: 'demo-admin-token' });
+    expect(again.body.id).toBe('cert_0002');
+  });
+
+  it('token secrets skip the secrets the seed holds', async () => {
+    const taken = `cbk_fixture${'1'.padStart(36, '0')}`;
+    const f = fixture({}, { ...BASE_DATASET, tokens: [...BASE_DATASET.tokens!, { id: 'tok_0001', token: taken, userId: 'inst', scopes: ['*'] }] });
+    const created = await f.call('POST', '/tokens', { body: { name: 'ci', scopes: ['*'] } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 'tok_0002', token: `cbk_fixture${'2'.padStart(36, '0')}` });
+  });
+
+  it('a unique-constraint failure anywhere is a conflict (409, exit 6), never a 500', async () => {
+    // An id source that does not consult the store (as before): cert_0001 is taken by the seed.
+    const svc: TestService = makeService({
+      certificates: [
+        { id: 'cert_0001', code: 'AAAA-BBBB-CCCC', userId: 'stu1', learnerName: 'S', courseId: 'c1', courseTitle: 'C', issuedAt: SEED_NOW, basis: 'completed' },
+      ],
+    });
+    const res = await svc.call('POST', '/certificates', { userId: 'stu2', courseId: 'c1', basis: 'completed' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({
+      code: 'conflict',
+      message: 'Another record in certificates already has the same id; nothing was written.',
+      details: { collection: 'certificates', fields: ['id'] },
+    });
+    svc.close();
+    // The CLI in local mode goes through the same app: exit 6.
+    const s = await cliStore();
+    const cli = await s.run(['certificates', 'issue', '--user', 'usr_s02', '--course', 'crs_data101', '--basis', 'completed'], { ids: () => sequentialIds() });
+    expect(cli).toMatchObject({ code: 6, stdout: '' });
+    expect(cli.stderr).toBe('error (conflict): Another record in certificates already has the same id; nothing was written.\n');
+    s.cleanup();
+  });
+});
+
+describe('rate-limit defaults', () => {
+  it('an in-memory fixture has no rate limit unless --rate-limit is given: 150 quick requests, no 429', async () => {
+    const f = fixture();
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) {
+      const res = await f.call('GET', '/me');
+      statuses.add(res.status);
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+    }
+    expect([...statuses]).toEqual([200]);
+    const limited = fixture({ rateLimit: '2/min' });
+    const three = [];
+    for (let i = 0; i < 3; i++) three.push((await limited.call('GET', '/me')).status);
+    expect(three).toEqual([200, 200, 429]);
+  });
+
+  it('--rate-burst without --rate-limit on an in-memory store is refused (it would do nothing)', () => {
+    expect(() => fixture({ rateBurst: 5 })).toThrow('--rate-burst has no effect: with --memory the rate limit is off unless --rate-limit is given');
+  });
+
+  it('a file store keeps the limit by default, and every answer under it carries RateLimit-* headers', async () => {
+    const s = await cliStore('empty');
+    const f = fixture({ db: s.db });
+    const res = await f.call('GET', '/me');
+    expect(res.status).toBe(200);
+    // 600/min: a burst of 100, refilled at 10 a second.
+    expect(res.headers.get('ratelimit-limit')).toBe('100');
+    expect(Number(res.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(98);
+    expect(['0', '1']).toContain(res.headers.get('ratelimit-reset'));
+    // Public routes are under no limit.
+    expect((await f.call('GET', '/health', { as: null })).headers.get('ratelimit-limit')).toBeNull();
+    f.store.close();
+    s.cleanup();
+  });
+
+  it('hand-worked: 1/s with a burst of 3, headers on every answer and on the 429', async () => {
+    const svc = makeService();
+    let now = 0;
+    const app = createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) });
+    const seen: string[] = [];
+    const get = async () => {
+      const res = await app.request('http://t/api/v1/me', { headers: { authorization: 'Bearer tok-inst' } });
+      const h = (n: string) => res.headers.get(n);
+      seen.push(`${res.status} ${h('ratelimit-limit')} ${h('ratelimit-remaining')} ${h('ratelimit-reset')} ${h('retry-after') ?? '-'}`);
+    };
+    for (let i = 0; i < 4; i++) await get();
+    now = 1500; // 1.5 tokens back
+    await get();
+    await get();
+    expect(seen).toEqual([
+      '200 3 2 1 -', // 3 - 1 = 2 left; 1 token short of full = 1 s
+      '200 3 1 2 -',
+      '200 3 0 3 -',
+      '429 3 0 3 1', // no token: retry in 1 s; full again in 3 s
+      '200 3 0 3 -', // 1.5 - 1 = 0.5 left: 2.5 s to full -> 3
+      '429 3 0 3 1', // 0.5: half a token short -> retry in 1 s (whole seconds)
+    ]);
+    svc.close();
+  });
+});
