@@ -20,7 +20,8 @@ export const PathPattern = z
   .string()
   .min(1)
   .max(500)
-  .regex(/^\/(?:[^{}?#\s]|\{[A-Za-z_][A-Za-z0-9_]*\})*$/, {
+  // refine, not regex: the problem list shows a custom message, not "must be a valid regex"
+  .refine((v) => /^\/(?:[^{}?#\s]|\{[A-Za-z_][A-Za-z0-9_]*\})*$/.test(v), {
     message: 'must be a path pattern starting with / (no query string): * within a segment, ** across segments, {name} for one segment',
   })
   .openapi({ example: '/courses/{courseId}/gradebook/**' });
@@ -28,7 +29,7 @@ export const PathPattern = z
 /** `404`, or a class such as `4xx`. */
 export const StatusFilter = z
   .string()
-  .regex(/^[1-5](?:\d\d|[xX]{2})$/, { message: 'must be a status such as 404 or a class such as 4xx' })
+  .refine((v) => /^[1-5](?:\d\d|[xX]{2})$/.test(v), { message: 'must be a status such as 404 or a class such as 4xx' })
   .openapi({ example: '4xx' });
 
 /** The longest body text the journal keeps (request and response each). */
@@ -77,7 +78,9 @@ export type JournalQueryValue = z.infer<typeof JournalQuery>;
 export const JournalCount = z.object({ count: z.number().int() }).openapi('JournalCount');
 export const Cleared = z.object({ ok: z.boolean(), cleared: z.number().int() });
 
-const ErrorCodeText = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, { message: 'must be an error code such as not-found or internal (lower case, digits, -)' });
+const ErrorCodeText = z
+  .string()
+  .refine((v) => /^[a-z][a-z0-9-]{0,63}$/.test(v), { message: 'must be an error code such as not-found or internal (lower case, digits, -)' });
 
 export const FaultRuleInput = z
   .strictObject({

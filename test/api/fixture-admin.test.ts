@@ -368,6 +368,7 @@ describe('fault rules and delays', () => {
       [{ path: '/courses', status: 503, dropConnection: true }, 'dropConnection'],
       [{ path: '/courses', message: 'hi' }, 'status'],
       [{ path: '/courses', code: 'teapot' }, 'status'],
+      [{ path: '/courses', status: 500, code: 'Not Found' }, 'code'],
       [{ path: '/courses', status: 200 }, 'status'],
       [{ path: '/courses', delayMs: -1 }, 'delayMs'],
       [{ path: '/courses', times: 0, status: 500 }, 'times'],
