@@ -43,7 +43,11 @@ export const serveCommands = defineCommands([
     description: 'Serve the store as the HTTP JSON API (prints one JSON "listening" line on stdout when ready)',
     noClient: true,
     options: [
-      { flags: '--seed <file>', description: 'a dataset file loaded before listening (and restored by POST /api/v1/_reset)' },
+      {
+        flags: '--seed <file>',
+        description:
+          'a dataset file loaded before listening (and restored by POST /api/v1/_reset); --memory without one creates an admin (adminToken in the listening line)',
+      },
       { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
       { flags: '--port <port>', description: 'port (0 picks a free one)', default: '8080' },
       { flags: '--port-file <file>', description: 'write the chosen port to this file' },
