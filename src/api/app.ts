@@ -4,14 +4,17 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { AppError } from '../errors.js';
 import { formatZodIssues } from '../schemas/problems.js';
+import { uniqueConflict } from '../store/unique-conflict.js';
 import type { AppDeps, AppEnv, AppOptions } from './context.js';
-import { API_PREFIX, addOperation, type RouteModule } from './define.js';
-import { ROUTE_MODULES } from './routes/index.js';
+import { API_PREFIX, addOperation, callerIdOf, type RouteModule } from './define.js';
+import { applyFaults, isControlPath, recordRequest, requestIdFor } from './fixture-hooks.js';
+import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from './routes/index.js';
 
 export const DEFAULT_OPTIONS: AppOptions = {
   maxBody: 1024 * 1024,
   maxImportBody: 256 * 1024 * 1024,
   allowReset: false,
+  allowAdmin: false,
   cors: null,
   log: null,
 };
@@ -43,18 +46,39 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   app.use('*', async (c, next) => {
     c.set('deps', fullDeps);
     const started = performance.now();
-    await next();
+    const requestId = requestIdFor(c.req.header('x-request-id'), () => fullDeps.ids.next('req'));
+    // A fixture server's --delay, fault rules and journal (fixture-hooks.ts); never for its control routes.
+    const tools = fullDeps.fixture && !isControlPath(c.req.path) ? fullDeps.fixture : null;
+    const arrived = tools ? { time: tools.wallClock.now(), serviceTime: fullDeps.clock.now() } : null;
+    const fault = tools ? await applyFaults(c, tools) : null;
+    if (fault?.answer) c.res = fault.answer;
+    else await next();
+    if (!fault?.dropped) c.header('X-Request-Id', requestId);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const url = new URL(c.req.url);
     options.log?.({
       event: 'request',
       method: c.req.method,
       path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      query: url.search.replace(/^\?/, ''),
+      status: fault?.dropped ? null : c.res.status,
+      ms,
+      caller: callerIdOf(c),
+      requestId,
+      ...(fault?.faultId ? { fault: fault.faultId } : {}),
     });
+    if (tools && arrived && fault) await recordRequest(c, tools, { requestId, ...arrived, durationMs: ms, fault });
   });
 
   if (options.cors)
-    app.use('*', cors({ origin: options.cors, allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
+    app.use(
+      '*',
+      cors({
+        origin: options.cors,
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+        exposeHeaders: ['Retry-After', 'WWW-Authenticate', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+      }),
+    );
 
   const limit = (maxSize: number) =>
     bodyLimit({
@@ -73,6 +97,8 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     description: 'A coursebook API token or an access JWT',
   });
   for (const module of routeModules) for (const op of module) addOperation(app, op);
+  // serve --allow-admin only: without it the control routes do not exist (404).
+  if (options.allowAdmin && fullDeps.fixture?.control) for (const op of FIXTURE_CONTROL_ROUTES) addOperation(app, op);
 
   app.get(`${API_PREFIX}/openapi.json`, (c) =>
     c.json(
@@ -103,6 +129,8 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
 
 function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  const conflict = uniqueConflict(err);
+  if (conflict) return conflict;
   if (err instanceof HTTPException) {
     switch (err.status) {
       case 400:

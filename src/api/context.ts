@@ -1,5 +1,8 @@
 import type { Context } from 'hono';
+import type { FaultRules } from '../domain/fixture/faults.js';
+import type { RequestJournal } from '../domain/fixture/journal.js';
 import type { Clock } from '../runtime/clock.js';
+import type { ControllableClock } from '../runtime/controllable-clock.js';
 import type { Ids } from '../runtime/ids.js';
 import type { UserValue } from '../schemas/people.js';
 import type { Store } from '../store/db.js';
@@ -16,9 +19,20 @@ export interface Authenticator {
   authenticate(c: Context<AppEnv>, deps: AppDeps): Promise<Caller | null>;
 }
 
-export interface RateLimiter {
+/** What the rate limiter decided for one request, and the RateLimit-* headers it answers with. */
+export interface RateDecision {
   /** Seconds to wait before retrying, or 0 when the request may go ahead. */
-  take(key: string): number;
+  retryAfter: number;
+  /** RateLimit-Limit: requests allowed in a burst. */
+  limit: number;
+  /** RateLimit-Remaining: requests left right now. */
+  remaining: number;
+  /** RateLimit-Reset: seconds until the full burst is available again. */
+  reset: number;
+}
+
+export interface RateLimiter {
+  take(key: string): RateDecision;
 }
 
 export interface AppOptions {
@@ -27,7 +41,10 @@ export interface AppOptions {
   /** Largest body for the dataset import route. */
   maxImportBody: number;
   allowReset: boolean;
-  cors: string | null;
+  /** serve --allow-admin: the fixture control routes (/_admin/...) are registered. */
+  allowAdmin: boolean;
+  /** Origins allowed to call from a browser (`*` for any), or null. */
+  cors: string | string[] | null;
   /** Writes one log line per request/error; never receives tokens. */
   log: ((entry: Record<string, unknown>) => void) | null;
 }
@@ -41,6 +58,20 @@ export interface AppDeps {
   options?: Partial<AppOptions>;
   /** Restores the seed for POST /_reset (serve --allow-reset). */
   reset?: (() => void) | null;
+  /** serve's fixture tools (journal, faults, clock control, --delay); none in local mode. */
+  fixture?: FixtureTools | null;
+}
+
+/** What `serve` gives a CI fixture (docs/fixtures.md). */
+export interface FixtureTools {
+  /** With --allow-admin: what the /_admin routes read and change. */
+  control: { journal: RequestJournal; faults: FaultRules; clock: ControllableClock } | null;
+  /** --delay: every answer but the control routes' waits this long first. */
+  delayMs: number;
+  /** Waits `ms` milliseconds (injected, so tests wait for nothing). */
+  sleep(ms: number): Promise<void>;
+  /** The wall clock journal entries are stamped with. */
+  wallClock: Clock;
 }
 
 /** What the access layer learned about the request, for handlers to use. */

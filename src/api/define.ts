@@ -56,6 +56,12 @@ const ANONYMOUS: Caller = {
   credential: { kind: 'local', id: 'anonymous' },
 };
 
+/** The authenticated user of a request, or null (no or a refused credential, public operations). */
+export function callerIdOf(c: AppContext): string | null {
+  const caller = c.get('granted')?.caller;
+  return caller && caller !== ANONYMOUS ? caller.user.id : null;
+}
+
 /** Authenticate, rate-limit and authorize before validation, from the operation's policy row. */
 function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -66,8 +72,15 @@ function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
     }
     const caller = await deps.auth.authenticate(c, deps);
     if (!caller) throw new AppError('unauthenticated', 'A valid bearer token is required.');
-    const wait = deps.rateLimiter?.take(`${caller.credential.kind}:${caller.credential.id}`) ?? 0;
-    if (wait > 0) throw new AppError('rate-limited', `Too many requests; retry in ${wait} s.`, { retryAfter: wait });
+    // Known from here on, so the request log and journal name the caller even when refused below.
+    c.set('granted', { caller });
+    const rate = deps.rateLimiter?.take(`${caller.credential.kind}:${caller.credential.id}`);
+    if (rate) {
+      c.header('RateLimit-Limit', String(rate.limit));
+      c.header('RateLimit-Remaining', String(rate.remaining));
+      c.header('RateLimit-Reset', String(rate.reset));
+      if (rate.retryAfter > 0) throw new AppError('rate-limited', `Too many requests; retry in ${rate.retryAfter} s.`, { retryAfter: rate.retryAfter });
+    }
     const via = policy.via;
     if (via?.startsWith('body.')) {
       // Checked after validation, in the handler wrapper, once the body is known to be sound.

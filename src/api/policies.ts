@@ -132,6 +132,18 @@ export const POLICIES = {
   getCertificate: p('certificates:read', 'certificate:read', 'certificateId'),
   replaceCertificate: p('certificates:write', 'certificate:replace', 'certificateId'),
   verifyCertificate: p('certificates:read', 'authenticated'),
+
+  // fixture control (#16): serve --allow-admin only, admins with a full-scope credential
+  listRequests: p('*', 'admin'),
+  countRequests: p('*', 'admin'),
+  clearRequests: p('*', 'admin'),
+  listFaults: p('*', 'admin'),
+  addFault: p('*', 'admin'),
+  clearFaults: p('*', 'admin'),
+  deleteFault: p('*', 'admin'),
+  getClock: p('*', 'admin'),
+  setClock: p('*', 'admin'),
+  advanceClock: p('*', 'admin'),
 } satisfies Record<string, Policy>;
 
 export type OperationId = keyof typeof POLICIES;

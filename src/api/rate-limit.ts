@@ -38,11 +38,14 @@ export function tokenBucketLimiter(spec: RateLimitSpec, nowMs: () => number = ()
       b.tokens = Math.min(spec.burst, b.tokens + ((now - b.at) / 1000) * spec.perSecond);
       b.at = now;
       buckets.set(key, b);
-      if (b.tokens >= 1) {
-        b.tokens -= 1;
-        return 0;
-      }
-      return Math.max(1, Math.ceil((1 - b.tokens) / spec.perSecond));
+      const allowed = b.tokens >= 1;
+      if (allowed) b.tokens -= 1;
+      return {
+        retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / spec.perSecond)),
+        limit: Math.floor(spec.burst),
+        remaining: Math.floor(b.tokens),
+        reset: Math.ceil((spec.burst - b.tokens) / spec.perSecond),
+      };
     },
   };
 }

@@ -5,6 +5,7 @@ import { certificatesCommands } from './certificates.js';
 import { configCommands } from './config.js';
 import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
+import { fixtureCommands } from './fixture.js';
 import { gradebookCommands } from './gradebook.js';
 import { lessonsCommands } from './lessons.js';
 import { peopleCommands } from './people.js';
@@ -35,4 +36,6 @@ export const COMMANDS: CommandDef[] = [
   ...serveCommands,
   ...rawCommands,
   ...configCommands,
+  // #16: serve as a CI fixture
+  ...fixtureCommands,
 ];

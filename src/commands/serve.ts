@@ -2,6 +2,7 @@ import { resolveStorePath } from '../cli/backend.js';
 import { ensureParentDir } from '../cli/client.js';
 import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
 import { AppError } from '../errors.js';
+import { DEFAULT_JOURNAL_SIZE, DEFAULT_RATE_LIMIT } from '../serve/defaults.js';
 
 function parseSize(text: string): number {
   const m = /^(\d+)\s*(b|kb|k|kib|mb|m|mib)?$/i.exec(text.trim());
@@ -11,21 +12,53 @@ function parseSize(text: string): number {
   return Number(m[1]) * factor;
 }
 
+function wholeNumber(value: unknown, flag: string, max: number): number {
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim()) || n > max)
+    throw new UsageError(`${flag} must be a whole number from 0 to ${max} (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/** --cors values: `*` alone, or origins such as https://app.example (scheme, host, optional port). */
+function corsOrigins(values: string[]): string[] {
+  const origins = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (origins.includes('*')) {
+    if (origins.length > 1) throw new UsageError('--cors * allows every origin; give it alone, not with other origins');
+    return ['*'];
+  }
+  for (const origin of origins) {
+    const parsed = URL.canParse(origin) ? new URL(origin) : null;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, ''))
+      throw new UsageError(`--cors takes origins such as https://app.example or http://localhost:3000, or * (got ${JSON.stringify(origin)})`);
+  }
+  return origins.map((o) => o.replace(/\/$/, ''));
+}
+
 export const serveCommands = defineCommands([
   {
     name: 'serve',
     description: 'Serve the store as the HTTP JSON API (prints one JSON "listening" line on stdout when ready)',
     noClient: true,
     options: [
-      { flags: '--seed <file>', description: 'a dataset file loaded before listening (and restored by POST /api/v1/_reset)' },
+      {
+        flags: '--seed <file>',
+        description:
+          'a dataset file loaded before listening (and restored by POST /api/v1/_reset); --memory without one creates an admin (adminToken in the listening line)',
+      },
       { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
       { flags: '--port <port>', description: 'port (0 picks a free one)', default: '8080' },
       { flags: '--port-file <file>', description: 'write the chosen port to this file' },
       { flags: '--now <iso>', description: 'fixed service clock (RFC 3339)' },
       { flags: '--deterministic', description: 'fixed clock (--now, or 2026-01-01T00:00:00Z) and sequential ids' },
-      { flags: '--allow-reset', description: 'enable POST /api/v1/_reset (admin credential)' },
-      { flags: '--cors <origin>', description: 'allow browser calls from this origin' },
-      { flags: '--rate-limit <rate>', description: 'per-credential request rate: N/s, N/min or off', default: '600/min' },
+      { flags: '--allow-admin', description: 'enable the fixture control routes (/api/v1/_admin/...: journal, faults, clock) and POST /api/v1/_reset' },
+      { flags: '--allow-reset', description: 'enable POST /api/v1/_reset (admin credential); --allow-admin enables it too' },
+      { flags: '--journal-size <n>', description: 'requests the journal keeps (with --allow-admin)', default: String(DEFAULT_JOURNAL_SIZE) },
+      { flags: '--delay <ms>', description: 'delay every answer by this many milliseconds (control routes excepted)' },
+      { flags: '--cors <origin...>', description: 'allow browser calls from this origin (repeat for more, or * for any)' },
+      { flags: '--rate-limit <rate>', description: `per-credential request rate: N/s, N/min or off (default: off with --memory, else ${DEFAULT_RATE_LIMIT})` },
       { flags: '--rate-burst <n>', description: 'token bucket size (default: the smaller of N and 100)' },
       { flags: '--max-body <size>', description: 'largest request body', default: '1mb' },
       { flags: '--jwt-secret <secret>', description: 'accept HS256 access JWTs signed with this secret (env COURSEBOOK_JWT_SECRET)' },
@@ -43,6 +76,9 @@ export const serveCommands = defineCommands([
       if (opts.now !== undefined && Number.isNaN(Date.parse(String(opts.now)))) throw new UsageError('--now must be an RFC 3339 timestamp');
       const burst = opts.rateBurst === undefined ? undefined : Number(opts.rateBurst);
       if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) throw new UsageError('--rate-burst must be a whole number >= 1');
+      const journalSize = wholeNumber(opts.journalSize, '--journal-size', 1_000_000);
+      const delayMs = opts.delay === undefined ? 0 : wholeNumber(opts.delay, '--delay', 600_000);
+      const cors = opts.cors === undefined ? null : corsOrigins(opts.cors as string[]);
       // The same store selection as every local command: flags, env, then the profile.
       const db = resolveStorePath(ctx.globals, ctx.env);
       ensureParentDir(db);
@@ -69,14 +105,17 @@ export const serveCommands = defineCommands([
           portFile: opts.portFile as string | undefined,
           now: opts.now as string | undefined,
           deterministic: opts.deterministic === true,
+          allowAdmin: opts.allowAdmin === true,
           allowReset: opts.allowReset === true,
-          cors: opts.cors as string | undefined,
-          rateLimit: String(opts.rateLimit),
+          cors,
+          rateLimit: opts.rateLimit as string | undefined,
           rateBurst: burst,
           maxBody: parseSize(String(opts.maxBody)),
           jwt,
           log: log as 'json',
           stderr: ctx.io.stderr,
+          journalSize,
+          delayMs,
         });
       } catch (err) {
         if (err instanceof AppError) throw err;
@@ -92,7 +131,9 @@ export const serveCommands = defineCommands([
           void server.close().then(resolve);
         });
       });
-      ctx.io.stdout.write(JSON.stringify({ event: 'listening', url: server.url, port: server.port }) + '\n');
+      // An in-memory store with no seed gets a generated admin; its token is in this line.
+      const listening = { event: 'listening', url: server.url, port: server.port, ...(server.adminToken ? { adminToken: server.adminToken } : {}) };
+      ctx.io.stdout.write(JSON.stringify(listening) + '\n');
       await stopped;
       return { kind: 'none' };
     },

@@ -36,18 +36,43 @@ function base32Counter(n: number, width: number): string {
   return out.padStart(width, '0').slice(-width);
 }
 
-/** Sequential ids (`crs_0001`, `crs_0002`, ...), counted per prefix, for reproducible fixtures. */
-export const sequentialIds = (): Ids => {
+/** What a sequential source must skip: values the store already holds. */
+export interface TakenCheck {
+  /** True when a record of the store already has this id. */
+  id(id: string): boolean;
+  /** True when a token of the store already has this secret. */
+  secret(secret: string): boolean;
+}
+
+/**
+ * Sequential ids (`crs_0001`, `crs_0002`, ...), counted per prefix, for reproducible fixtures.
+ * With `taken`, every id and secret the store already holds is skipped, so a seed that
+ * holds `cert_0001` makes the first new certificate `cert_0002` instead of a collision.
+ */
+export const sequentialIds = (taken?: TakenCheck): Ids => {
   const counters = new Map<string, number>();
   const count = (key: string): number => {
     const n = (counters.get(key) ?? 0) + 1;
     counters.set(key, n);
     return n;
   };
+  const firstFree = (make: () => string, isTaken: (value: string) => boolean): string => {
+    let value = make();
+    while (isTaken(value)) value = make();
+    return value;
+  };
   return {
-    next: (prefix) => `${prefix}_${String(count(prefix)).padStart(4, '0')}`,
+    next: (prefix) =>
+      firstFree(
+        () => `${prefix}_${String(count(prefix)).padStart(4, '0')}`,
+        (id) => taken?.id(id) ?? false,
+      ),
     draw: (n) => base32Counter(count(`draw:${n}`), n),
     // Same shape as a random secret (43 characters), so clients that check it still work.
-    secret: () => `cbk_fixture${String(count('secret')).padStart(36, '0')}`,
+    secret: () =>
+      firstFree(
+        () => `cbk_fixture${String(count('secret')).padStart(36, '0')}`,
+        (s) => taken?.secret(s) ?? false,
+      ),
   };
 };

@@ -3,14 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
-import type { AppDeps } from '../api/context.js';
+import type { AppDeps, FixtureTools } from '../api/context.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
+import { faultRules } from '../domain/fixture/faults.js';
+import { requestJournal } from '../domain/fixture/journal.js';
 import { AppError } from '../errors.js';
-import { type Clock, fixedClock, systemClock } from '../runtime/clock.js';
+import { controllableClock } from '../runtime/controllable-clock.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
+import type { DatasetInput } from '../schemas/dataset.js';
 import { importDataset } from '../store/dataset.js';
 import { openStore, type Store } from '../store/db.js';
+import { storeTakenCheck } from '../store/ids-in-use.js';
 import { wipeStore } from '../store/wipe.js';
+import { DEFAULT_JOURNAL_SIZE, DEFAULT_RATE_LIMIT, DETERMINISTIC_EPOCH } from './defaults.js';
 
 export interface ServeOptions {
   db: string; // a path or ':memory:'
@@ -21,50 +26,107 @@ export interface ServeOptions {
   portFile?: string | undefined;
   now?: string | undefined;
   deterministic: boolean;
-  allowReset: boolean;
-  cors?: string | undefined;
-  rateLimit: string;
+  /** The fixture control routes (/_admin/...) and POST /_reset. */
+  allowAdmin: boolean;
+  /** POST /_reset alone (--allow-reset without --allow-admin). */
+  allowReset?: boolean;
+  /** Allowed browser origins (`['*']` for any), or none. */
+  cors?: string[] | null | undefined;
+  /** N/s, N/min or off; undefined: off for an in-memory store, 600/min for a file. */
+  rateLimit?: string | undefined;
   rateBurst?: number | undefined;
   maxBody: number;
   jwt?: JwtVerifier | null;
   log: 'json' | 'pretty' | 'off';
   stderr: { write(s: string): unknown };
+  /** Requests the journal keeps (--journal-size, default 1000). */
+  journalSize?: number | undefined;
+  /** --delay: every answer waits this long. */
+  delayMs?: number | undefined;
+  /** The wall clock in epoch milliseconds and a timer, injectable for tests. */
+  wallMs?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The admin `serve --memory` creates when there is no seed, so an empty fixture is usable at once. */
+export const GENERATED_ADMIN_ID = 'usr_admin';
+
+export interface BuiltService {
+  app: ReturnType<typeof createApp>;
+  store: Store;
+  deps: AppDeps;
+  /** The generated admin's token (`serve --memory` without a seed), else null. */
+  adminToken: string | null;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   store: Store;
+  adminToken: string | null;
   close(): Promise<void>;
 }
 
-/** The instant --deterministic uses when --now is not given. */
-export const DETERMINISTIC_EPOCH = '2026-01-01T00:00:00.000Z';
-
-function logger(mode: ServeOptions['log'], stderr: ServeOptions['stderr']) {
+function logger(mode: ServeOptions['log'], stderr: ServeOptions['stderr'], wallMs: () => number) {
   if (mode === 'off') return null;
-  if (mode === 'json') return (entry: Record<string, unknown>) => void stderr.write(JSON.stringify(entry) + '\n');
-  return (entry: Record<string, unknown>) =>
-    void stderr.write(entry.event === 'request' ? `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms\n` : `${entry.event}: ${entry.error ?? ''}\n`);
+  const time = () => new Date(wallMs()).toISOString();
+  if (mode === 'json') return (entry: Record<string, unknown>) => void stderr.write(JSON.stringify({ time: time(), ...entry }) + '\n');
+  return (entry: Record<string, unknown>) => {
+    if (entry.event !== 'request') return void stderr.write(`${time()} ${entry.event}: ${entry.error ?? ''}\n`);
+    const query = entry.query ? `?${entry.query}` : '';
+    const fault = entry.fault ? ` fault=${entry.fault}` : '';
+    stderr.write(
+      `${time()} ${entry.method} ${entry.path}${query} ${entry.status ?? 'dropped'} ${entry.ms}ms ${entry.caller ?? '-'} ${entry.requestId}${fault}\n`,
+    );
+  };
 }
 
-export async function startServer(o: ServeOptions): Promise<RunningServer> {
+function rateLimitFor(o: ServeOptions) {
+  if (o.rateLimit === undefined && o.db === ':memory:') {
+    if (o.rateBurst !== undefined) throw new Error('--rate-burst has no effect: with --memory the rate limit is off unless --rate-limit is given');
+    return null;
+  }
+  return parseRateLimit(o.rateLimit ?? DEFAULT_RATE_LIMIT, o.rateBurst);
+}
+
+function parseSeed(seed: NonNullable<ServeOptions['seed']>): unknown {
+  try {
+    return JSON.parse(seed.text);
+  } catch (err) {
+    throw new AppError('invalid', `--seed ${seed.name} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** A seed of one admin and a full-scope token, for `serve --memory` with no seed. */
+function generatedAdminSeed(token: string): DatasetInput {
+  return {
+    coursebook: 1,
+    users: [{ id: GENERATED_ADMIN_ID, name: 'Fixture admin', admin: true }],
+    tokens: [{ id: 'tok_admin', token, userId: GENERATED_ADMIN_ID, scopes: ['*'], name: 'generated by serve --memory' }],
+  };
+}
+
+/**
+ * The whole service without a socket: store, seed, clock, ids, fixture tools and the app.
+ * startServer puts it on a port; tests may call it directly and use `app.request`.
+ */
+export function buildService(o: ServeOptions): BuiltService {
   // Everything that can be refused before the store is opened is checked first.
-  const rate = parseRateLimit(o.rateLimit, o.rateBurst);
+  const rate = rateLimitFor(o);
+  const wallMs = o.wallMs ?? (() => Date.now());
+  let adminToken: string | null = null;
   let seed: unknown = null;
-  if (o.seed) {
-    try {
-      seed = JSON.parse(o.seed.text);
-    } catch (err) {
-      throw new AppError('invalid', `--seed ${o.seed.name} is not valid JSON: ${(err as Error).message}`);
-    }
+  if (o.seed) seed = parseSeed(o.seed);
+  else if (o.db === ':memory:') {
+    adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
+    seed = generatedAdminSeed(adminToken);
   }
   const store = openStore(o.db);
 
-  const makeClock = (): Clock => (o.now ? fixedClock(o.now) : o.deterministic ? fixedClock(DETERMINISTIC_EPOCH) : systemClock());
-  const makeIds = (): Ids => (o.deterministic ? sequentialIds() : randomIds());
-  // Reset swaps clock and ids for fresh ones; the app reads them through these holders.
-  let clock = makeClock();
+  const clock = controllableClock(o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null), wallMs);
+  // Sequential ids skip every id and token secret the store already holds (the seed's).
+  const makeIds = (): Ids => (o.deterministic ? sequentialIds(storeTakenCheck(store)) : randomIds());
+  // Reset swaps the id source for a fresh one; the app reads it through this holder.
   let ids = makeIds();
   const load = () => {
     if (seed !== null) importDataset(store, clock, seed, { replace: true });
@@ -76,28 +138,55 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     throw err;
   }
 
+  const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
+  const fixture: FixtureTools = {
+    control,
+    delayMs: o.delayMs ?? 0,
+    sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    wallClock: { now: () => new Date(wallMs()).toISOString() },
+  };
   const deps: AppDeps = {
     store,
-    clock: { now: () => clock.now() },
+    clock,
     ids: { next: (p) => ids.next(p), draw: (n) => ids.draw(n), secret: () => ids.secret() },
     auth: bearerAuthenticator({ jwt: o.jwt ?? null }),
     rateLimiter: rate ? tokenBucketLimiter(rate) : null,
-    options: { allowReset: o.allowReset, cors: o.cors ?? null, maxBody: o.maxBody, log: logger(o.log, o.stderr) },
+    options: {
+      allowReset: o.allowAdmin || o.allowReset === true,
+      allowAdmin: o.allowAdmin,
+      cors: o.cors && o.cors.length > 0 ? (o.cors.includes('*') ? '*' : o.cors) : null,
+      maxBody: o.maxBody,
+      log: logger(o.log, o.stderr, wallMs),
+    },
+    fixture,
+    // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
+    // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
     reset: () => {
+      clock.restore();
+      control?.faults.clear();
       store.tx(() => {
         wipeStore(store);
-        clock = makeClock();
         ids = makeIds();
         load();
       });
     },
   };
-  const app = createApp(deps);
+  return { app: createApp(deps), store, deps, adminToken };
+}
 
-  const server = await new Promise<ReturnType<typeof serveNode>>((resolve, reject) => {
-    const s = serveNode({ fetch: app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
-    s.once('error', reject);
-  });
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const { app, store, adminToken } = buildService(o);
+
+  let server: ReturnType<typeof serveNode>;
+  try {
+    server = await new Promise<ReturnType<typeof serveNode>>((resolve, reject) => {
+      const s = serveNode({ fetch: app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   const url = `http://${hostForUrl}:${port}`;
@@ -107,6 +196,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     url,
     port,
     store,
+    adminToken,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

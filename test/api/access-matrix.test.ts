@@ -5,10 +5,12 @@
  * scope but it is forbidden wherever the caller could otherwise act.
  */
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
 import { type OperationId, POLICIES } from '../../src/api/policies.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/index.js';
 import { SCOPES } from '../../src/schemas/people.js';
-import { makeService } from '../helpers/app.js';
+import { makeService, type TestService } from '../helpers/app.js';
+import { testFixtureTools } from '../helpers/fixture.js';
 
 type Role = 'admin' | 'inst' | 'rev' | 'stu1' | 'out' | 'none';
 const ROLES: Role[] = ['admin', 'inst', 'rev', 'stu1', 'out', 'none'];
@@ -130,7 +132,25 @@ const REQUESTS: Partial<
   listReportingLines: { method: 'GET', path: '/reporting-lines' },
   addReportingLine: { method: 'POST', path: '/reporting-lines', body: { managerId: 'rev', reportId: 'stu2' } },
   removeReportingLine: { method: 'DELETE', path: '/reporting-lines/inst/stu1' },
+  // fixture control (#16): the matrix service has them (serve --allow-admin), and one fault rule flt_1
+  listRequests: { method: 'GET', path: '/_admin/requests' },
+  countRequests: { method: 'GET', path: '/_admin/requests/count?status=2xx' },
+  clearRequests: { method: 'DELETE', path: '/_admin/requests' },
+  listFaults: { method: 'GET', path: '/_admin/faults' },
+  addFault: { method: 'POST', path: '/_admin/faults', body: { path: '/nowhere', status: 503 } },
+  clearFaults: { method: 'DELETE', path: '/_admin/faults' },
+  deleteFault: { method: 'DELETE', path: '/_admin/faults/flt_1' },
+  getClock: { method: 'GET', path: '/_admin/clock' },
+  setClock: { method: 'PUT', path: '/_admin/clock', body: { now: '2027-01-01T00:00:00Z' } },
+  advanceClock: { method: 'POST', path: '/_admin/clock/advance', body: { seconds: 60 } },
 };
+
+/** The fixture control routes exist only with serve --allow-admin: the matrix service has them, and one fault rule. */
+function withFixtureControl(svc: TestService): TestService {
+  const fixture = testFixtureTools();
+  fixture.control!.faults.add({ path: '/nowhere', status: 503 });
+  return { ...svc, app: createApp({ ...svc.deps, options: { ...svc.deps.options, allowAdmin: true }, fixture }) };
+}
 
 /** Operations whose routes are registered elsewhere or not yet built; reported as todo. */
 const NOT_IN_MATRIX = new Set<string>(['openapi', 'reset']);
@@ -178,7 +198,7 @@ function service(role: Role, scope: string | null) {
 }
 
 async function send(role: Role, token: string | null, req: { method: string; path: string; body?: unknown }, scope: string | null) {
-  const svc = service(role, scope);
+  const svc = withFixtureControl(service(role, scope));
   try {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
@@ -198,7 +218,7 @@ describe('access matrix', () => {
   const ops = Object.keys(POLICIES) as OperationId[];
 
   it('every registered route has a POLICIES row, and every row a route', () => {
-    const svc = makeService();
+    const svc = withFixtureControl(makeService());
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
     const registered = new Set(
       Object.values(doc.paths ?? {}).flatMap((p) => Object.values(p as Record<string, { operationId?: string }>).map((o) => o.operationId)),

@@ -5,6 +5,8 @@ import { BIN, ROOT } from './cli.js';
 export interface Served {
   url: string;
   port: number;
+  /** The listening line as printed (with adminToken for --memory without a seed). */
+  line: Record<string, unknown>;
   child: ChildProcess;
   stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -29,10 +31,12 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
     lines.once('line', (line) => {
       clearTimeout(timer);
       const info = JSON.parse(line) as { event: string; url: string; port: number };
+      const printed = JSON.parse(line) as Record<string, unknown>;
       child.removeAllListeners('exit');
       resolve({
         url: info.url,
         port: info.port,
+        line: printed,
         child,
         stderr: () => err,
         stop: (signal = 'SIGTERM') =>

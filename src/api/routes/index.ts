@@ -31,3 +31,6 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   certificatesRoutes,
   reportingLinesRoutes,
 ];
+
+// #16: fixture control (/_admin/...), registered by createApp only with serve --allow-admin.
+export { fixtureControlRoutes as FIXTURE_CONTROL_ROUTES } from './admin.js';

@@ -1,0 +1,261 @@
+/**
+ * `coursebook fixture ...` in-process against a real `serve` listening in this process
+ * (startServer on port 0, the demo seed, --deterministic --allow-admin). Every command has a
+ * success and an error test; the remote client is the one CI scripts use.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../src/serve/server.js';
+import { ROOT, runCli, tempHome } from '../helpers/cli.js';
+
+const DEMO = join(ROOT, 'data/demo.json');
+const home = tempHome();
+let server: RunningServer;
+let plain: RunningServer;
+
+const start = (allowAdmin: boolean) =>
+  startServer({
+    db: ':memory:',
+    seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') },
+    host: '127.0.0.1',
+    port: 0,
+    deterministic: true,
+    allowAdmin,
+    maxBody: 1024 * 1024,
+    log: 'off',
+    stderr: { write: () => true },
+    sleep: async () => {},
+  });
+
+beforeAll(async () => {
+  server = await start(true);
+  plain = await start(false);
+});
+afterAll(async () => {
+  await server?.close();
+  await plain?.close();
+  home.cleanup();
+});
+
+/** As the demo admin against the fixture (or another service). */
+const fixture = (args: string[], options: { token?: string; url?: string } = {}) =>
+  runCli(['--base-url', options.url ?? server.url, '--token', options.token ?? 'demo-admin-token', 'fixture', ...args], { env: home.env });
+const api = (args: string[]) => runCli(['--base-url', server.url, '--token', 'demo-admin-token', ...args], { env: home.env });
+
+beforeEach(async () => {
+  // Each test starts from the seed with an empty journal and no fault rules.
+  expect((await fixture(['reset'])).code).toBe(0);
+  expect((await fixture(['requests', 'clear'])).code).toBe(0);
+});
+
+describe('fixture reset', () => {
+  it('restores the seed (records, ids, clock) and removes fault rules', async () => {
+    expect((await api(['courses', 'create', '--title', 'Extra', '--json'])).stdout).toContain('"id":"crs_0001"');
+    await fixture(['clock', 'advance', '1d']);
+    await fixture(['faults', 'add', '--path', '/nothing', '--status', '500']);
+    expect(await fixture(['reset'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
+    expect((await api(['courses', 'list'])).stdout).toMatch(/^crs_data101\t[^\n]*\n$/);
+    expect((await fixture(['clock', 'show'])).stdout).toBe('now\t2026-01-01T00:00:00.000Z\nfrozen\ttrue\n');
+    expect((await fixture(['faults', 'list'])).stdout).toBe('');
+    expect((await api(['courses', 'create', '--title', 'Extra', '--json'])).stdout).toContain('"id":"crs_0001"');
+  });
+
+  it('needs a remote fixture: local mode is a usage error (exit 2) that opens no store', async () => {
+    const res = await runCli(['--db', home.db, 'fixture', 'reset'], { env: home.env });
+    expect(res).toMatchObject({ code: 2, stdout: '' });
+    expect(res.stderr).toBe(
+      'error: fixture commands control a running `coursebook serve --allow-admin`: give its --base-url (or COURSEBOOK_BASE_URL) and an admin --token\n',
+    );
+    expect(() => readFileSync(home.db)).toThrow();
+  });
+
+  it('a non-admin token is forbidden (exit 4)', async () => {
+    expect(await fixture(['reset'], { token: 'demo-instructor-token' })).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
+  });
+});
+
+describe('fixture requests list', () => {
+  it('lists what was served as tab-separated rows (--json: the journal), with filters', async () => {
+    await api(['courses', 'show', 'crs_data101']);
+    await api(['courses', 'show', 'nope']);
+    const rows = (await fixture(['requests', 'list'])).stdout.trim().split('\n');
+    expect(rows.map((r) => r.split('\t').slice(2, 6))).toEqual([
+      ['GET', '/api/v1/courses/crs_data101', '200', 'usr_admin'],
+      ['GET', '/api/v1/courses/nope', '404', 'usr_admin'],
+    ]);
+    const filtered = await fixture(['requests', 'list', '--status', '4xx', '--method', 'get', '--path', '/courses/*', '--json']);
+    expect(filtered.code).toBe(0);
+    expect(JSON.parse(filtered.stdout).map((e: { path: string }) => e.path)).toEqual(['/api/v1/courses/nope']);
+    expect(JSON.parse((await fixture(['requests', 'list', '--limit', '1', '--json'])).stdout)).toHaveLength(1);
+  });
+
+  it('a bad filter is invalid, naming it (exit 3)', async () => {
+    expect(await fixture(['requests', 'list', '--status', 'teapot'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): status: must be a status such as 404 or a class such as 4xx\n',
+    });
+  });
+
+  it('a service started without --allow-admin says how to get the control routes (exit 5)', async () => {
+    expect(await fixture(['requests', 'list'], { url: plain.url })).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): The service has no fixture control routes: start it with `coursebook serve --allow-admin`.\n',
+    });
+  });
+});
+
+describe('fixture requests count', () => {
+  it('prints the number of matching requests (--json: {"count": N})', async () => {
+    await api(['certificates', 'issue', '--user', 'usr_s01', '--course', 'crs_data101']);
+    await api(['courses', 'list']);
+    expect(await fixture(['requests', 'count', '--method', 'POST', '--path', '/certificates'])).toMatchObject({ code: 0, stdout: '1\n' });
+    expect((await fixture(['requests', 'count', '--status', '201', '--json'])).stdout).toBe('{"count":1}\n');
+    expect((await fixture(['requests', 'count'])).stdout).toBe('2\n');
+  });
+
+  it('a path that is not a pattern is invalid (exit 3)', async () => {
+    const res = await fixture(['requests', 'count', '--path', 'certificates']);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/^error \(invalid\): path: must be a path pattern starting with \//);
+  });
+});
+
+describe('fixture requests clear', () => {
+  it('empties the journal and says how many went', async () => {
+    await api(['courses', 'list']);
+    await api(['courses', 'list']);
+    expect(await fixture(['requests', 'clear'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\ncleared\t2\n' });
+    expect((await fixture(['requests', 'count'])).stdout).toBe('0\n');
+  });
+
+  it('without a token it is unauthenticated (exit 4)', async () => {
+    const res = await runCli(['--base-url', server.url, 'fixture', 'requests', 'clear'], { env: home.env });
+    expect(res).toMatchObject({ code: 4, stderr: 'error (unauthenticated): A valid bearer token is required.\n' });
+  });
+});
+
+describe('fixture faults add', () => {
+  it('adds a rule; matching requests get its answer, others are served', async () => {
+    const added = await fixture(['faults', 'add', '--method', 'POST', '--path', '/certificates', '--status', '503', '--times', '1', '--json']);
+    expect(JSON.parse(added.stdout)).toEqual({
+      id: expect.stringMatching(/^flt_\d+$/),
+      method: 'POST',
+      path: '/certificates',
+      times: 1,
+      delayMs: 0,
+      status: 503,
+      code: 'internal',
+      message: expect.stringMatching(/^Injected fault \(rule flt_\d+\)\.$/),
+      dropConnection: false,
+      matched: 0,
+    });
+    const issue = ['certificates', 'issue', '--user', 'usr_s01', '--course', 'crs_data101'];
+    const faulted = await api(issue);
+    expect(faulted.code).toBe(1);
+    expect(faulted.stderr).toMatch(/^error: the service answered 503: Injected fault/);
+    expect((await api(issue)).code).toBe(0); // the rule was good for one request
+  });
+
+  it('a rule without an effect, or --status that is not a number, is refused (exit 3, exit 2)', async () => {
+    expect(await fixture(['faults', 'add', '--path', '/courses'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): (root): a rule needs an effect: delayMs, status (or code), or dropConnection\n',
+    });
+    expect(await fixture(['faults', 'add', '--path', '/courses', '--status', 'bad'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --status must be a number (got "bad")\n',
+    });
+    expect(await fixture(['faults', 'add', '--status', '500'])).toMatchObject({ code: 2, stderr: 'error: missing --path\n' });
+  });
+});
+
+describe('fixture faults list', () => {
+  it('lists the rules with how often each matched', async () => {
+    await fixture(['faults', 'add', '--path', '/courses/**', '--delay', '5']);
+    await fixture(['faults', 'add', '--path', '/health', '--drop', '--method', 'GET']);
+    await api(['courses', 'show', 'crs_data101']);
+    const rows = (await fixture(['faults', 'list'])).stdout.trim().split('\n');
+    expect(rows.map((r) => r.split('\t').slice(1))).toEqual([
+      ['*', '/courses/**', '', '', '5', 'false', 'always', '1'],
+      ['GET', '/health', '', '', '0', 'true', 'always', '0'],
+    ]);
+  });
+
+  it('as a non-admin it is forbidden (exit 4)', async () => {
+    expect((await fixture(['faults', 'list'], { token: 'demo-student-token' })).code).toBe(4);
+  });
+});
+
+describe('fixture faults remove', () => {
+  it('removes one rule', async () => {
+    const id = JSON.parse((await fixture(['faults', 'add', '--path', '/x', '--status', '500', '--json'])).stdout).id;
+    expect(await fixture(['faults', 'remove', id])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n' });
+    expect((await fixture(['faults', 'list'])).stdout).toBe('');
+  });
+
+  it('an unknown rule is not found (exit 5)', async () => {
+    expect(await fixture(['faults', 'remove', 'flt_999'])).toMatchObject({ code: 5, stderr: 'error (not-found): Fault rule "flt_999" was not found.\n' });
+  });
+});
+
+describe('fixture faults clear', () => {
+  it('removes every rule and says how many went', async () => {
+    await fixture(['faults', 'add', '--path', '/x', '--status', '500']);
+    await fixture(['faults', 'add', '--path', '/y', '--status', '500']);
+    expect(await fixture(['faults', 'clear'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\ncleared\t2\n' });
+  });
+
+  it('against a service that is not running it is unreachable (exit 9)', async () => {
+    expect((await fixture(['faults', 'clear'], { url: 'http://127.0.0.1:9' })).code).toBe(9);
+  });
+});
+
+describe('fixture clock show', () => {
+  it("shows the fixture's clock (--json: {now, frozen})", async () => {
+    expect(await fixture(['clock', 'show'])).toMatchObject({ code: 0, stdout: 'now\t2026-01-01T00:00:00.000Z\nfrozen\ttrue\n' });
+    expect((await fixture(['clock', 'show', '--json'])).stdout).toBe('{"now":"2026-01-01T00:00:00.000Z","frozen":true}\n');
+  });
+
+  it('as a non-admin it is forbidden (exit 4)', async () => {
+    expect((await fixture(['clock', 'show'], { token: 'demo-reviewer-token' })).code).toBe(4);
+  });
+});
+
+describe('fixture clock set', () => {
+  it('sets the clock; new records carry its time', async () => {
+    expect(await fixture(['clock', 'set', '2026-12-01T09:00:00+01:00'])).toMatchObject({ code: 0, stdout: 'now\t2026-12-01T08:00:00.000Z\nfrozen\ttrue\n' });
+    expect((await fixture(['clock', 'set', '2026-12-02T00:00:00Z', '--running', '--json'])).stdout).toMatch(
+      /^\{"now":"2026-12-02T00:00:0\d\.\d{3}Z","frozen":false\}\n$/,
+    );
+    expect((await fixture(['clock', 'set', '2026-12-03T00:00:00Z', '--frozen'])).stdout).toBe('now\t2026-12-03T00:00:00.000Z\nfrozen\ttrue\n');
+    expect((await api(['courses', 'create', '--title', 'Dated', '--json'])).stdout).toContain('"createdAt":"2026-12-03T00:00:00.000Z"');
+  });
+
+  it('a time that is not RFC 3339 is invalid (exit 3); --frozen with --running is a usage error (exit 2)', async () => {
+    expect(await fixture(['clock', 'set', 'next tuesday'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): now: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
+    });
+    expect(await fixture(['clock', 'set', '2026-12-03T00:00:00Z', '--frozen', '--running'])).toMatchObject({
+      code: 2,
+      stderr: 'error: give --frozen or --running, not both\n',
+    });
+  });
+});
+
+describe('fixture clock advance', () => {
+  it('moves the clock by seconds or by s, m, h, d, w', async () => {
+    expect((await fixture(['clock', 'advance', '90'])).stdout).toBe('now\t2026-01-01T00:01:30.000Z\nfrozen\ttrue\n');
+    expect((await fixture(['clock', 'advance', '2h'])).stdout).toBe('now\t2026-01-01T02:01:30.000Z\nfrozen\ttrue\n');
+    expect((await fixture(['clock', 'advance', '1.5d'])).stdout).toBe('now\t2026-01-02T14:01:30.000Z\nfrozen\ttrue\n');
+    expect((await fixture(['clock', 'advance', '1w', '--json'])).stdout).toBe('{"now":"2026-01-09T14:01:30.000Z","frozen":true}\n');
+  });
+
+  it('a duration that does not parse is a usage error (exit 2)', async () => {
+    expect(await fixture(['clock', 'advance', 'soon'])).toMatchObject({
+      code: 2,
+      stderr: 'error: the duration must be seconds or a number with s, m, h, d or w, such as 90, 15m or 3d (got "soon")\n',
+    });
+  });
+});

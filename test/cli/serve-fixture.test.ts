@@ -1,0 +1,159 @@
+/**
+ * `serve` as a CI fixture (#16) through the built binary, the way a pipeline runs it: the
+ * listening line (with a generated admin token for an empty --memory fixture), rate-limit
+ * defaults, repeatable --cors, request logs on stderr, a dropped connection over a real
+ * socket. Flag errors that stop serve before it listens run in-process.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { type Served, startServe } from '../helpers/serve.js';
+
+const DEMO = join(ROOT, 'data/demo.json');
+const home = tempHome();
+const running: Served[] = [];
+afterAll(async () => {
+  for (const s of running) await s.stop();
+  home.cleanup();
+});
+async function serve(args: string[]): Promise<Served> {
+  const s = await startServe(args, home.env);
+  running.push(s);
+  return s;
+}
+const get = (s: Served, path: string, token?: string, headers: Record<string, string> = {}) =>
+  fetch(`${s.url}/api/v1${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+
+describe('serve --memory without a seed', () => {
+  it('creates an admin and prints its token in the listening line; a reset keeps it working', async () => {
+    const s = await serve(['--memory', '--allow-admin', '--log', 'off']);
+    expect(Object.keys(s.line)).toEqual(['event', 'url', 'port', 'adminToken']);
+    const token = String(s.line.adminToken);
+    expect(token).toMatch(/^cbk_[A-Za-z0-9_-]{43}$/);
+    const me = await get(s, '/me', token);
+    expect(me.status).toBe(200);
+    expect((await me.json()).user).toMatchObject({ id: 'usr_admin', admin: true });
+    expect((await get(s, '/me')).status).toBe(401);
+    const reset = await fetch(`${s.url}/api/v1/_reset`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(reset.status).toBe(200);
+    expect((await get(s, '/me', token)).status).toBe(200);
+  });
+
+  it('--deterministic makes the token repeat; with a seed there is none (the seed has its own users)', async () => {
+    const a = await serve(['--memory', '--deterministic', '--log', 'off']);
+    expect(a.line.adminToken).toBe(`cbk_fixture${'1'.padStart(36, '0')}`);
+    const seeded = await serve(['--memory', '--seed', DEMO, '--log', 'off']);
+    expect(seeded.line).toEqual({ event: 'listening', url: seeded.url, port: seeded.port });
+  });
+});
+
+describe('serve rate-limit defaults', () => {
+  it('--memory: no limit unless --rate-limit is given (150 quick requests, no 429, no RateLimit headers)', async () => {
+    const s = await serve(['--memory', '--seed', DEMO, '--log', 'off']);
+    const answers = await Promise.all(Array.from({ length: 150 }, () => get(s, '/me', 'demo-admin-token')));
+    expect(new Set(answers.map((r) => r.status))).toEqual(new Set([200]));
+    expect(answers.every((r) => r.headers.get('ratelimit-limit') === null)).toBe(true);
+  });
+
+  it('a file store keeps 600/min: RateLimit-Limit, -Remaining and -Reset on every answer under it', async () => {
+    const s = await serve(['--db', join(home.dir, 'limited.db'), '--seed', DEMO, '--log', 'off']);
+    const res = await get(s, '/me', 'demo-admin-token');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-limit')).toBe('100');
+    expect(Number(res.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(99);
+    expect(res.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{12}$/);
+  });
+});
+
+describe('serve --cors', () => {
+  const preflight = (s: Served, origin: string) =>
+    fetch(`${s.url}/api/v1/courses`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+
+  it('may be repeated: every origin given is allowed (the last one used to win alone)', async () => {
+    const s = await serve(['--memory', '--log', 'off', '--cors', 'https://a.example', '--cors', 'http://localhost:3000']);
+    expect((await preflight(s, 'https://a.example')).headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect((await preflight(s, 'http://localhost:3000')).headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect((await preflight(s, 'https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+    const exposed = (await get(s, '/health', undefined, { origin: 'https://a.example' })).headers.get('access-control-expose-headers');
+    expect(exposed).toContain('X-Request-Id');
+    expect(exposed).toContain('RateLimit-Remaining');
+  });
+
+  it('* allows any origin', async () => {
+    const s = await serve(['--memory', '--log', 'off', '--cors', '*']);
+    expect((await preflight(s, 'https://anyone.example')).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('an origin that is not one, or * with others, is a usage error (exit 2) before listening', async () => {
+    const run = (args: string[]) => runCli(['--memory', 'serve', '--port', '0', '--log', 'off', ...args], { env: home.env });
+    expect(await run(['--cors', 'https://a.example/app'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --cors takes origins such as https://app.example or http://localhost:3000, or * (got "https://a.example/app")\n',
+    });
+    expect(await run(['--cors', '*', '--cors', 'https://a.example'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --cors * allows every origin; give it alone, not with other origins\n',
+    });
+  });
+});
+
+describe('serve fixture flags', () => {
+  it('--journal-size and --delay must be whole numbers; --rate-burst alone on --memory is refused (exit 2)', async () => {
+    const run = (args: string[]) => runCli(['--memory', 'serve', '--port', '0', '--log', 'off', ...args], { env: home.env });
+    expect(await run(['--journal-size', 'lots'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --journal-size must be a whole number from 0 to 1000000 (got "lots")\n',
+    });
+    expect(await run(['--delay', '-5'])).toMatchObject({ code: 2, stderr: 'error: --delay must be a whole number from 0 to 600000 (got "-5")\n' });
+    expect(await run(['--rate-burst', '5'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --rate-burst has no effect: with --memory the rate limit is off unless --rate-limit is given\n',
+    });
+  });
+
+  it('request logs on stderr carry the time, query string, caller and request id', async () => {
+    const s = await serve(['--memory', '--seed', DEMO, '--log', 'json']);
+    await get(s, '/courses?status=draft', 'demo-admin-token', { 'x-request-id': 'ci-7' });
+    await get(s, '/health');
+    const lines = s
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      event: 'request',
+      method: 'GET',
+      path: '/api/v1/courses',
+      query: 'status=draft',
+      status: 200,
+      ms: expect.any(Number),
+      caller: 'usr_admin',
+      requestId: 'ci-7',
+    });
+    expect(lines[1]).toMatchObject({ path: '/api/v1/health', caller: null, requestId: expect.stringMatching(/^req_/) });
+    const pretty = await serve(['--memory', '--seed', DEMO, '--log', 'pretty', '--deterministic']);
+    await get(pretty, '/courses?x=1', 'demo-admin-token');
+    expect(pretty.stderr()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v1\/courses\?x=1 200 [\d.]+ms usr_admin req_0001\n$/);
+  });
+
+  it('a fault rule with dropConnection closes the socket without an answer; the server carries on', async () => {
+    const s = await serve(['--memory', '--seed', DEMO, '--allow-admin', '--log', 'off']);
+    const admin = { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' };
+    const added = await fetch(`${s.url}/api/v1/_admin/faults`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ method: 'GET', path: '/courses', dropConnection: true, times: 1 }),
+    });
+    expect(added.status).toBe(201);
+    await expect(get(s, '/courses', 'demo-admin-token')).rejects.toThrow('fetch failed');
+    expect((await get(s, '/courses', 'demo-admin-token')).status).toBe(200);
+    const journal = await (await fetch(`${s.url}/api/v1/_admin/requests?path=/courses`, { headers: admin })).json();
+    expect(journal.map((e: { status: number | null; faultId: string | null }) => [e.status, e.faultId])).toEqual([
+      [null, 'flt_1'],
+      [200, null],
+    ]);
+  });
+});
