@@ -3,6 +3,7 @@ import { assignmentsCommands } from './assignments.js';
 import { blocksCommands } from './blocks.js';
 import { certificatesCommands } from './certificates.js';
 import { configCommands } from './config.js';
+import { contentLifecycleCommands } from './content-lifecycle.js';
 import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { gradebookCommands } from './gradebook.js';
@@ -35,4 +36,6 @@ export const COMMANDS: CommandDef[] = [
   ...serveCommands,
   ...rawCommands,
   ...configCommands,
+  // #14 offline authoring round trip and the content lifecycle
+  ...contentLifecycleCommands,
 ];
