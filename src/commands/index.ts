@@ -4,6 +4,7 @@ import { blocksCommands } from './blocks.js';
 import { certificatesCommands } from './certificates.js';
 import { configCommands } from './config.js';
 import { contentLifecycleCommands } from './content-lifecycle.js';
+import { courseSyncCommands } from './course-sync.js';
 import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { gradebookCommands } from './gradebook.js';
@@ -38,4 +39,5 @@ export const COMMANDS: CommandDef[] = [
   ...configCommands,
   // #14 offline authoring round trip and the content lifecycle
   ...contentLifecycleCommands,
+  ...courseSyncCommands,
 ];

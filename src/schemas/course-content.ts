@@ -74,6 +74,7 @@ export const SyncMarkWrite = z.strictObject({ remote: RemoteKey, remoteRevision:
 
 export const SyncMarkAnswer = z.object({ courseId: Id, remote: RemoteKey, mark: SyncMark.nullable() }).openapi('SyncMarkAnswer');
 
+export type CourseContentValue = z.infer<typeof CourseContent>;
 export type ContentPlanValue = z.infer<typeof ContentPlan>;
 export type ContentWriteValue = z.infer<typeof CourseContentWrite>;
 export type ContentWriteResultValue = z.infer<typeof ContentWriteResult>;
