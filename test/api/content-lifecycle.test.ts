@@ -204,3 +204,49 @@ describe('the OpenAPI document', () => {
       expect(ops).toContain(line);
   });
 });
+
+describe('POST /blocks/{blockId}/move with lessonId', () => {
+  it('moves a lesson block into another lesson of the course at a position; both lessons stay contiguous', async () => {
+    svc = lifecycle();
+    await svc.call('POST', '/lessons/l3/blocks', { type: 'divider' }, 'inst');
+    const res = await svc.call('POST', '/blocks/b1/move', { position: 1, lessonId: 'l3' }, 'inst');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: 'b1', lessonId: 'l3', position: 1, text: 'Visible.' });
+    const list = async (lesson: string) =>
+      (await svc.call('GET', `/lessons/${lesson}/blocks`)).body.map((b: { id: string; position: number }) => [b.id, b.position]);
+    expect(await list('l1')).toEqual([]);
+    expect(await list('l3')).toEqual([
+      ['b3', 0],
+      ['b1', 1],
+      ['blk_0001', 2],
+    ]);
+    // The same lesson is an ordinary move.
+    expect((await svc.call('POST', '/blocks/b1/move', { position: 0, lessonId: 'l3' }, 'inst')).body.position).toBe(0);
+  });
+
+  it("another course's lesson, an instruction block or a position past the end is invalid naming the field", async () => {
+    svc = makeService({
+      courses: [
+        { id: 'c1', title: 'Course One' },
+        { id: 'c2', title: 'Course Two' },
+      ],
+      modules: [{ id: 'x1', courseId: 'c2', title: 'X' }],
+      lessons: [
+        { id: 'l1', moduleId: 'm1', title: 'One', minutes: 5 },
+        { id: 'l2', moduleId: 'm1', title: 'Two', minutes: 5 },
+        { id: 'lx', moduleId: 'x1', title: 'Theirs', minutes: 5 },
+      ],
+      blocks: [{ id: 'b1', lessonId: 'l1', type: 'divider' }],
+      assignments: [{ id: 'a1', moduleId: 'm1', title: 'A', points: 1, instructions: [{ id: 'i1', type: 'divider' }] }],
+    });
+    const other = await svc.call('POST', '/blocks/b1/move', { position: 0, lessonId: 'lx' }, 'inst');
+    expect(other.status).toBe(400);
+    expect(other.body.error.details).toEqual([{ path: 'lessonId', message: '"lx" is not a lesson of this block\'s course' }]);
+    const instruction = await svc.call('POST', '/blocks/i1/move', { position: 0, lessonId: 'l2' }, 'inst');
+    expect(instruction.body.error.details).toEqual([{ path: 'lessonId', message: "an assignment's instruction block cannot move to a lesson" }]);
+    const far = await svc.call('POST', '/blocks/b1/move', { position: 2, lessonId: 'l2' }, 'inst');
+    expect(far.status).toBe(400);
+    expect(far.body.error.details).toEqual([{ path: 'position', message: 'must be between 0 and 0' }]);
+    expect((await svc.call('GET', '/blocks/b1')).body).toMatchObject({ lessonId: 'l1', position: 0 });
+  });
+});

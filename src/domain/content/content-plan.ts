@@ -161,12 +161,12 @@ export function planContent(current: File | null, desired: File): ContentPlanVal
   };
 }
 
-/** How many things a plan changes (a created course counts once, as do its items). */
+/** How many things a plan changes: the course and the setup count once each, as does every item however it changes. */
 export function planSize(plan: ContentPlanValue): number {
   const kinds = [plan.modules, plan.lessons, plan.assignments, plan.blocks];
-  const items = new Set<string>();
-  for (const k of kinds) for (const id of [...k.added, ...k.changed.map((c) => c.id), ...k.moved, ...k.removed]) items.add(id);
-  return (plan.course.created ? 1 : 0) + plan.course.changed.length + plan.gradebookSetup.changed.length + items.size;
+  const items = kinds.reduce((n, k) => n + new Set([...k.added, ...k.changed.map((c) => c.id), ...k.moved, ...k.removed]).size, 0);
+  const course = plan.course.created || plan.course.changed.length > 0 ? 1 : 0;
+  return course + (plan.gradebookSetup.changed.length > 0 ? 1 : 0) + items;
 }
 
 /**
