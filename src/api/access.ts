@@ -31,6 +31,7 @@ const COURSE_ROLES: Partial<Record<Rule, ReadonlyArray<string>>> = {
   'course:read': ['admin', 'instructor', 'reviewer', 'student'],
   'course:staff': ['admin', 'instructor', 'reviewer'],
   'course:write': ['admin', 'instructor'],
+  'course:author': ['admin', 'instructor'],
   'course:grade': ['admin', 'instructor'],
   'course:submit': ['student'],
 };
@@ -38,6 +39,7 @@ const COURSE_ROLES: Partial<Record<Rule, ReadonlyArray<string>>> = {
 const ROLE_WORDS: Partial<Record<Rule, string>> = {
   'course:staff': "the course's instructors, reviewers and admins",
   'course:write': "the course's instructors and admins",
+  'course:author': "the course's instructors and admins",
   'course:grade': "the course's instructors and admins",
   'course:submit': 'students enrolled in the course',
 };
@@ -56,6 +58,12 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
   if (courseRoles) {
     if (id === undefined) throw new AppError('invalid', `${via} is required`, [{ path: via, message: 'is required' }]);
     const scope = resolveScope(store, via as CourseVia, id);
+    // Writing a course that does not exist creates it: only those who may create courses
+    // may; to anyone else it is not-found, as an existing course they may not see would be.
+    if (!scope && rule === 'course:author' && admin) {
+      requireScope(caller, policy);
+      return { caller, courseId: id, role: 'admin' };
+    }
     if (!scope) throw notFound(via, id);
     const role = admin ? 'admin' : courseRole(store, scope.courseId, caller.user.id);
     if (!role) throw notFound(via, id);

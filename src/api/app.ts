@@ -20,6 +20,9 @@ export const DEFAULT_OPTIONS: AppOptions = {
 };
 
 const IMPORT_PATHS = new Set([`${API_PREFIX}/import`, `${API_PREFIX}/courses/import`]);
+// #14: a whole course's content (and a sync mark's copy of it) is as large as a course import.
+const COURSE_DOCUMENT_PATH = new RegExp(`^${API_PREFIX}/courses/[^/]+/(content|sync-mark)$`);
+const takesLargeBody = (path: string) => IMPORT_PATHS.has(path) || COURSE_DOCUMENT_PATH.test(path);
 
 /**
  * The HTTP application: the one path every operation takes, from `serve` and from the CLI
@@ -89,7 +92,7 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     });
   const normalLimit = limit(options.maxBody);
   const importLimit = limit(Math.max(options.maxBody, options.maxImportBody));
-  app.use(`${API_PREFIX}/*`, (c, next) => (IMPORT_PATHS.has(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
+  app.use(`${API_PREFIX}/*`, (c, next) => (takesLargeBody(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -14,6 +14,7 @@ export type Rule =
   | 'course:read' // instructors, reviewers, students (published items only), admins
   | 'course:staff' // instructors, reviewers, admins
   | 'course:write' // instructors, admins
+  | 'course:author' // as course:write; a course that does not exist yet: whoever may create courses (admins) (#14)
   | 'course:grade' // instructors, admins (see docs/decisions.md: admins may grade)
   | 'course:submit' // students of the course, published assignments only
   | 'submission:read' // the submitting student, the course's instructors, admins
@@ -144,6 +145,18 @@ export const POLICIES = {
   getClock: p('*', 'admin'),
   setClock: p('*', 'admin'),
   advanceClock: p('*', 'admin'),
+  // #14 offline authoring round trip and the content lifecycle
+  getCourseContent: p('content:read', 'course:write', 'courseId'),
+  putCourseContent: p('content:write', 'course:author', 'courseId'),
+  getSyncMark: p('content:read', 'course:write', 'courseId'),
+  putSyncMark: p('content:write', 'course:write', 'courseId'),
+  unpublishCourse: p('content:write', 'course:write', 'courseId'),
+  publishModule: p('content:write', 'course:write', 'moduleId'),
+  unpublishModule: p('content:write', 'course:write', 'moduleId'),
+  deleteModule: p('content:write', 'course:write', 'moduleId'),
+  unpublishLesson: p('content:write', 'course:write', 'lessonId'),
+  deleteLesson: p('content:write', 'course:write', 'lessonId'),
+  deleteAssignment: p('content:write', 'course:write', 'assignmentId'),
 } satisfies Record<string, Policy>;
 
 export type OperationId = keyof typeof POLICIES;

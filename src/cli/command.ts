@@ -1,3 +1,4 @@
+import type { Backend } from './backend.js';
 import type { Env, Io } from './io.js';
 
 /**
@@ -61,6 +62,8 @@ export interface CommandContext {
   require(value: string | undefined, flag: string, question: string): Promise<string>;
   /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
   globals: GlobalOptions;
+  /** A client for another back end (push, pull and diff talk to two); closed when the command ends. */
+  openClient(backend: Backend): Promise<ApiClient>;
   stdoutIsTTY: boolean;
 }
 

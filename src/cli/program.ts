@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from '../commands/index.js';
 import { AppError, EXIT } from '../errors.js';
-import { resolveBackend } from './backend.js';
+import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import type { Io } from './io.js';
@@ -11,10 +11,14 @@ import { renderResult } from './render.js';
 export type { Io } from './io.js';
 
 async function makeClient(g: GlobalOptions, io: Io, def: CommandDef, cleanups: (() => void)[]): Promise<ApiClient> {
-  const backend = resolveBackend(g, io.env);
+  return openBackend(resolveBackend(g, io.env), io, def.name !== 'import' && def.name !== 'dump', cleanups);
+}
+
+/** A client for a back end: HTTP for a service, in-process over the store file for a local one (closed by `cleanups`). */
+async function openBackend(backend: Backend, io: Io, persistActor: boolean, cleanups: (() => void)[]): Promise<ApiClient> {
   if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token);
   const { openLocalClient } = await import('./local.js');
-  const local = openLocalClient({ db: backend.db, as: backend.as, persistActor: def.name !== 'import' && def.name !== 'dump', clock: io.clock, ids: io.ids() });
+  const local = openLocalClient({ db: backend.db, as: backend.as, persistActor, clock: io.clock, ids: io.ids() });
   cleanups.push(local.close);
   return local.client;
 }
@@ -110,6 +114,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
       color: colorEnabled(io),
       prompt,
       globals: g,
+      openClient: (backend) => openBackend(backend, io, true, cleanups),
       stdoutIsTTY: io.stdout.isTTY === true,
       note: (m) => void io.stderr.write(`${m}\n`),
       progress: (done, total, label) => {

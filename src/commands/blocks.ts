@@ -93,14 +93,19 @@ export const blocksCommands = defineCommands([
   },
   {
     name: 'blocks move',
-    description: 'Move a block to a 0-based position',
+    description: 'Move a block to a 0-based position (in another lesson of the course with --lesson)',
     args: [
       { name: '<blockId>', description: 'block id' },
       { name: '<position>', description: 'new position' },
     ],
-    handler: async (ctx, [id, position]): Promise<CommandResult> => ({
+    // #14: authors move a block to another lesson.
+    options: [{ flags: '--lesson <lessonId>', description: 'move it into this lesson of the same course' }],
+    handler: async (ctx, [id, position], opts): Promise<CommandResult> => ({
       kind: 'api',
-      response: await ctx.client.request('POST', `/blocks/${seg(id!)}/move`, { position: numberOption(position, 'position') }),
+      response: await ctx.client.request('POST', `/blocks/${seg(id!)}/move`, {
+        position: numberOption(position, 'position'),
+        ...(opts.lesson === undefined ? {} : { lessonId: String(opts.lesson) }),
+      }),
     }),
   },
   {

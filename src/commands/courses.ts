@@ -61,10 +61,12 @@ export const coursesCommands = defineCommands([
     name: 'courses import',
     description: 'Create a course from a nested course file (see docs/course-format.md); all or nothing',
     args: [{ name: '<file>', description: "the course file ('-' for stdin)" }],
-    handler: async (ctx, [file]): Promise<CommandResult> => {
+    // #14: a file without a course id is refused when a course with its title exists, unless --as-new.
+    options: [{ flags: '--as-new', description: 'make a new course even when one with the same title exists (a file without a course id)' }],
+    handler: async (ctx, [file], opts): Promise<CommandResult> => {
       const text = await ctx.readText(file!);
       parseJsonText(text, file!);
-      return { kind: 'api', response: await ctx.client.request('POST', '/courses/import', text) };
+      return { kind: 'api', response: await ctx.client.request('POST', `/courses/import${opts.asNew ? '?asNew=true' : ''}`, text) };
     },
   },
   {

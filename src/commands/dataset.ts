@@ -5,13 +5,17 @@ export const datasetCommands = defineCommands([
     name: 'import',
     description: 'Import a dataset file, or a nested course file: all or nothing; every problem is listed with its path',
     args: [{ name: '<file>', description: "the dataset JSON ('-' for stdin)" }],
-    options: [{ flags: '--replace', description: 'overwrite records whose ids already exist' }],
+    options: [
+      { flags: '--replace', description: 'overwrite records whose ids already exist' },
+      // #14: as for courses import.
+      { flags: '--as-new', description: 'a course file without a course id: make a new course even when one with the same title exists' },
+    ],
     handler: async (ctx, [file], opts): Promise<CommandResult> => {
       const text = await ctx.readText(file!);
       const doc = parseJsonText(text, file!) as Record<string, unknown> | null;
       // A nested course file (docs/course-format.md) goes to the course import.
       if (doc && typeof doc === 'object' && 'coursebookCourse' in doc) {
-        return { kind: 'api', response: await ctx.client.request('POST', '/courses/import', text) };
+        return { kind: 'api', response: await ctx.client.request('POST', `/courses/import${opts.asNew ? '?asNew=true' : ''}`, text) };
       }
       ctx.note(`importing ${file}...`);
       const response = await ctx.client.request<Record<string, number>>('POST', `/import${opts.replace ? '?replace=true' : ''}`, text);

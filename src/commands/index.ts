@@ -3,6 +3,8 @@ import { assignmentsCommands } from './assignments.js';
 import { blocksCommands } from './blocks.js';
 import { certificatesCommands } from './certificates.js';
 import { configCommands } from './config.js';
+import { contentLifecycleCommands } from './content-lifecycle.js';
+import { courseSyncCommands } from './course-sync.js';
 import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { fixtureCommands } from './fixture.js';
@@ -38,4 +40,7 @@ export const COMMANDS: CommandDef[] = [
   ...configCommands,
   // #16: serve as a CI fixture
   ...fixtureCommands,
+  // #14 offline authoring round trip and the content lifecycle
+  ...contentLifecycleCommands,
+  ...courseSyncCommands,
 ];

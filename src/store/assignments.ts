@@ -19,11 +19,11 @@ export function getAssignment(store: Store, id: string): AssignmentValue | null 
   return a ? { ...a, instructions: listBlocks(store, { assignmentId: id }) } : null;
 }
 
-/** A course's assignments: module position, then assignment position, then id. */
+/** A course's assignments: module position, then assignment position, then id (published only: in published modules too). */
 export function listCourseAssignments(store: Store, courseId: string, publishedOnly: boolean): AssignmentValue[] {
   const rows = store
     .stmt(
-      `SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ${publishedOnly ? "AND a.status = 'published'" : ''}
+      `SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ${publishedOnly ? "AND a.status = 'published' AND m.status = 'published'" : ''}
        ORDER BY m.position, a.position, a.id`,
     )
     .all(courseId) as Row[];

@@ -64,6 +64,13 @@ export function moveBlock(store: Store, block: BlockRow, to: number): void {
   moveTo(store, seqOf(parent), parentId(parent), block.id, block.position, to);
 }
 
+/** Move a lesson block into another lesson at `to` (0..n): the new siblings make room, the old ones close the gap (#14). */
+export function moveBlockToLesson(store: Store, block: BlockRow & { lessonId: string }, lessonId: string, to: number): void {
+  const position = openSlot(store, { table: 'blocks', parent: 'lesson_id' }, lessonId, to);
+  store.stmt('UPDATE blocks SET lesson_id = ?, position = ? WHERE id = ?').run(lessonId, position, block.id);
+  closeGap(store, { table: 'blocks', parent: 'lesson_id' }, block.lessonId, block.position);
+}
+
 export function deleteBlock(store: Store, block: BlockRow): void {
   const parent: BlockParent = block.lessonId ? { lessonId: block.lessonId } : { assignmentId: block.assignmentId! };
   store.stmt('DELETE FROM blocks WHERE id = ?').run(block.id);

@@ -5,14 +5,14 @@
  * says the course is published.
  */
 import { courseFileToDataset } from '../domain/content/course-file.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
 import type { StoredBlockValue } from '../schemas/content.js';
 import type { CourseFileValue } from '../schemas/course-file.js';
 import { listAssignmentsOfModule } from './assignments.js';
 import { listBlocks } from './blocks.js';
-import { getCourse, listModules } from './courses.js';
+import { getCourse, listCourses, listModules } from './courses.js';
 import { importDataset } from './dataset.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
@@ -31,11 +31,16 @@ function fileBlock(b: StoredBlockValue): Record<string, unknown> {
   };
 }
 
-/** Import a course file as a new course; answers what was created. */
-export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, file: CourseFileValue, actorId: string) {
+/**
+ * Import a course file as a new course; answers what was created. A file without a course
+ * id makes a new course each time, so one whose title an existing course already has is
+ * refused unless `asNew` says a second copy is meant (#14: importing twice made two).
+ */
+export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, file: CourseFileValue, actorId: string, options: { asNew?: boolean } = {}) {
   const dataset = courseFileToDataset(file, at.ids);
   const courseId = dataset.courses[0].id;
   return store.tx(() => {
+    if (file.course.id === undefined && !options.asNew) assertTitleFree(store, file.course.title);
     importDataset(store, at.clock, dataset, { replace: false, actorId });
     if (file.course.status === 'published') assertCoursePublishable(store, courseId, at.clock.now());
     const count = (list: unknown[] | undefined) => list?.length ?? 0;
@@ -93,4 +98,15 @@ export function readCourseFile(store: Store, courseId: string) {
     })),
     gradebookSetup: getGradebookSetup(store, c.id),
   };
+}
+
+function assertTitleFree(store: Store, title: string): void {
+  const same = listCourses(store).filter((c) => c.title === title);
+  if (same.length === 0) return;
+  const named = same.map((c) => c.id).join(', ');
+  throw new AppError(
+    'conflict',
+    `A course titled ${JSON.stringify(title)} already exists (${named}); this file has no course id, so importing it would make a second copy. To update that course, push or PUT .../content with its ids; to make another course anyway, import with --as-new (asNew=true).`,
+    { title, courseIds: same.map((c) => c.id) },
+  );
 }

@@ -64,8 +64,12 @@ export function getModule(store: Store, id: string): ModuleValue | null {
   return row ? MODULES.fromRow(row) : null;
 }
 
-export function listModules(store: Store, courseId: string): ModuleValue[] {
-  return (store.stmt('SELECT * FROM modules WHERE course_id = ? ORDER BY position, id').all(courseId) as Row[]).map(MODULES.fromRow);
+/** A course's modules in order; students see published ones only. */
+export function listModules(store: Store, courseId: string, publishedOnly = false): ModuleValue[] {
+  const sql = publishedOnly
+    ? "SELECT * FROM modules WHERE course_id = ? AND status = 'published' ORDER BY position, id"
+    : 'SELECT * FROM modules WHERE course_id = ? ORDER BY position, id';
+  return (store.stmt(sql).all(courseId) as Row[]).map(MODULES.fromRow);
 }
 
 export function insertModule(store: Store, m: Omit<ModuleValue, 'position'> & { position?: number }): ModuleValue {

@@ -270,6 +270,92 @@ END;
     // Cells are a cache that rebuilds on read: dropping the old layout's rows is the whole upgrade.
     sql: `DELETE FROM grade_cells;`,
   },
+  // #14 offline authoring round trip: the content revision and the sync marks.
+  {
+    version: 5,
+    name: 'course content revision and sync marks',
+    // Triggers, not the store functions, bump the revision: every path that writes course
+    // content (routes, imports, templates, the content write, and whatever comes later)
+    // bumps it without having to remember to, as the grade-cell triggers do. A write that
+    // changes nothing in a row does not bump it (the WHEN clauses compare old and new).
+    sql: `
+ALTER TABLE courses ADD COLUMN content_revision INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER content_revision_course AFTER UPDATE OF title, description, status, published_at, objectives, rubric_id, tutor_lesson, tutor_assignment ON courses
+WHEN (OLD.title, OLD.description, OLD.status, OLD.published_at, OLD.objectives, OLD.rubric_id, OLD.tutor_lesson, OLD.tutor_assignment)
+  IS NOT (NEW.title, NEW.description, NEW.status, NEW.published_at, NEW.objectives, NEW.rubric_id, NEW.tutor_lesson, NEW.tutor_assignment)
+BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = NEW.id;
+END;
+CREATE TRIGGER content_revision_module_insert AFTER INSERT ON modules BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = NEW.course_id;
+END;
+CREATE TRIGGER content_revision_module_update AFTER UPDATE ON modules
+WHEN (OLD.course_id, OLD.title, OLD.objective, OLD.position, OLD.status) IS NOT (NEW.course_id, NEW.title, NEW.objective, NEW.position, NEW.status)
+BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id IN (OLD.course_id, NEW.course_id);
+END;
+CREATE TRIGGER content_revision_module_delete AFTER DELETE ON modules BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = OLD.course_id;
+END;
+CREATE TRIGGER content_revision_lesson_insert AFTER INSERT ON lessons BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = NEW.course_id;
+END;
+CREATE TRIGGER content_revision_lesson_update AFTER UPDATE ON lessons
+WHEN (OLD.module_id, OLD.course_id, OLD.title, OLD.minutes, OLD.position, OLD.status, OLD.published_at)
+  IS NOT (NEW.module_id, NEW.course_id, NEW.title, NEW.minutes, NEW.position, NEW.status, NEW.published_at)
+BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id IN (OLD.course_id, NEW.course_id);
+END;
+CREATE TRIGGER content_revision_lesson_delete AFTER DELETE ON lessons BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = OLD.course_id;
+END;
+CREATE TRIGGER content_revision_assignment_insert AFTER INSERT ON assignments BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = NEW.course_id;
+END;
+CREATE TRIGGER content_revision_assignment_update AFTER UPDATE ON assignments
+WHEN (OLD.module_id, OLD.course_id, OLD.title, OLD.position, OLD.status, OLD.published_at, OLD.due_at, OLD.points, OLD.submission_type, OLD.category_id, OLD.rubric)
+  IS NOT (NEW.module_id, NEW.course_id, NEW.title, NEW.position, NEW.status, NEW.published_at, NEW.due_at, NEW.points, NEW.submission_type, NEW.category_id, NEW.rubric)
+BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id IN (OLD.course_id, NEW.course_id);
+END;
+CREATE TRIGGER content_revision_assignment_delete AFTER DELETE ON assignments BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = OLD.course_id;
+END;
+CREATE TRIGGER content_revision_block_insert AFTER INSERT ON blocks BEGIN
+  UPDATE courses SET content_revision = content_revision + 1
+  WHERE id IN (SELECT course_id FROM lessons WHERE id = NEW.lesson_id UNION SELECT course_id FROM assignments WHERE id = NEW.assignment_id);
+END;
+CREATE TRIGGER content_revision_block_update AFTER UPDATE ON blocks
+WHEN (OLD.lesson_id, OLD.assignment_id, OLD.position, OLD.type, OLD.content, OLD.origin, OLD.ai_state, OLD.provenance, OLD.previous)
+  IS NOT (NEW.lesson_id, NEW.assignment_id, NEW.position, NEW.type, NEW.content, NEW.origin, NEW.ai_state, NEW.provenance, NEW.previous)
+BEGIN
+  UPDATE courses SET content_revision = content_revision + 1
+  WHERE id IN (SELECT course_id FROM lessons WHERE id IN (OLD.lesson_id, NEW.lesson_id)
+               UNION SELECT course_id FROM assignments WHERE id IN (OLD.assignment_id, NEW.assignment_id));
+END;
+CREATE TRIGGER content_revision_block_delete AFTER DELETE ON blocks BEGIN
+  UPDATE courses SET content_revision = content_revision + 1
+  WHERE id IN (SELECT course_id FROM lessons WHERE id = OLD.lesson_id UNION SELECT course_id FROM assignments WHERE id = OLD.assignment_id);
+END;
+CREATE TRIGGER content_revision_setup_insert AFTER INSERT ON gradebook_setups BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = NEW.course_id;
+END;
+CREATE TRIGGER content_revision_setup_update AFTER UPDATE ON gradebook_setups WHEN OLD.setup IS NOT NEW.setup BEGIN
+  UPDATE courses SET content_revision = content_revision + 1 WHERE id = NEW.course_id;
+END;
+-- Per course and remote: the revisions both copies had after the last push or pull, and
+-- the course file they both held then (what "changed since" is measured from).
+CREATE TABLE course_sync_marks (
+  course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
+  remote TEXT NOT NULL,
+  remote_revision INTEGER NOT NULL,
+  local_revision INTEGER NOT NULL,
+  base TEXT NOT NULL,
+  synced_at TEXT NOT NULL,
+  PRIMARY KEY (course_id, remote)
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

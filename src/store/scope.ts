@@ -14,17 +14,22 @@ export interface ResourceScope {
   ownerId?: string;
 }
 
+// Students see a module only while it is published, and a lesson or an assignment (and its
+// blocks and submissions) only while it and its module are published (#14).
 const SQL: Record<CourseVia, string> = {
   courseId: 'SELECT id AS course_id, 1 AS visible FROM courses WHERE id = ?',
-  moduleId: 'SELECT course_id, 1 AS visible FROM modules WHERE id = ?',
-  lessonId: "SELECT course_id, status = 'published' AS visible FROM lessons WHERE id = ?",
-  assignmentId: "SELECT course_id, status = 'published' AS visible FROM assignments WHERE id = ?",
+  moduleId: "SELECT course_id, status = 'published' AS visible FROM modules WHERE id = ?",
+  lessonId: `SELECT l.course_id, (l.status = 'published' AND m.status = 'published') AS visible
+             FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.id = ?`,
+  assignmentId: `SELECT a.course_id, (a.status = 'published' AND m.status = 'published') AS visible
+                 FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.id = ?`,
   blockId: `SELECT COALESCE(l.course_id, a.course_id) AS course_id,
-              COALESCE(l.status, a.status) = 'published' AS visible
+              (COALESCE(l.status, a.status) = 'published' AND m.status = 'published') AS visible
             FROM blocks b LEFT JOIN lessons l ON l.id = b.lesson_id LEFT JOIN assignments a ON a.id = b.assignment_id
+            JOIN modules m ON m.id = COALESCE(l.module_id, a.module_id)
             WHERE b.id = ?`,
-  submissionId: `SELECT a.course_id, a.status = 'published' AS visible, s.student_id AS owner_id
-                 FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE s.id = ?`,
+  submissionId: `SELECT a.course_id, (a.status = 'published' AND m.status = 'published') AS visible, s.student_id AS owner_id
+                 FROM submissions s JOIN assignments a ON a.id = s.assignment_id JOIN modules m ON m.id = a.module_id WHERE s.id = ?`,
 };
 
 export function resolveScope(store: Store, via: CourseVia, id: string): ResourceScope | null {

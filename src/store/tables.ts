@@ -5,6 +5,7 @@
  * Store modules and dataset import/dump use these and nothing else to write and read rows.
  */
 import type { AssignmentRowValue, BlockContentValue, CourseValue, LessonValue, ModuleValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
+import type { SyncMarkValue } from '../schemas/course-content.js';
 import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } from '../schemas/gradebook.js';
 import type { ApiTokenValue, EnrollmentValue, ReportingLineValue, UserValue } from '../schemas/people.js';
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
@@ -474,6 +475,29 @@ export const REPORTING_LINES = table<ReportingLineValue>({
   columns: ['manager_id', 'report_id', 'created_by', 'created_at'],
   toRow: (l) => ({ manager_id: l.managerId, report_id: l.reportId, created_by: l.createdBy, created_at: l.createdAt }),
   fromRow: (r) => ({ managerId: str(r.manager_id), reportId: str(r.report_id), createdBy: str(r.created_by), createdAt: str(r.created_at) }),
+});
+
+// #14 offline authoring round trip: a store's marks of its last push or pull per remote.
+export const SYNC_MARKS = table<SyncMarkValue>({
+  name: 'course_sync_marks',
+  key: ['course_id', 'remote'],
+  columns: ['course_id', 'remote', 'remote_revision', 'local_revision', 'base', 'synced_at'],
+  toRow: (m) => ({
+    course_id: m.courseId,
+    remote: m.remote,
+    remote_revision: m.remoteRevision,
+    local_revision: m.localRevision,
+    base: JSON.stringify(m.base),
+    synced_at: m.syncedAt,
+  }),
+  fromRow: (r) => ({
+    courseId: str(r.course_id),
+    remote: str(r.remote),
+    remoteRevision: num(r.remote_revision),
+    localRevision: num(r.local_revision),
+    base: json(r.base, null),
+    syncedAt: str(r.synced_at),
+  }),
 });
 
 // --- generic statements over a description ------------------------------------------

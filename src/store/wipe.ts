@@ -7,6 +7,7 @@ const TABLES = [
   'final_grade_history',
   'final_grades',
   'gradebook_setups',
+  'course_sync_marks', // #14
   'findings',
   'attestations',
   'submissions',

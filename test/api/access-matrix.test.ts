@@ -23,6 +23,7 @@ const BY_RULE: Record<string, Expect[]> = {
   'course:read': ['ok', 'ok', 'ok', 'ok', 404, 401],
   'course:staff': ['ok', 'ok', 'ok', 403, 404, 401],
   'course:write': ['ok', 'ok', 403, 403, 404, 401],
+  'course:author': ['ok', 'ok', 403, 403, 404, 401],
   'course:grade': ['ok', 'ok', 403, 403, 404, 401],
   'course:submit': [403, 403, 403, 'ok', 404, 401],
   'submission:read': ['ok', 'ok', 403, 'ok', 404, 401],
@@ -42,6 +43,24 @@ const RUBRIC = {
   name: 'Mini',
   attribution: 'x',
   standards: [{ standardId: 's', number: '1', title: 'T', items: [{ itemId: 'i', number: '1.1', text: 'T', kind: 'human', essential: false }] }],
+};
+
+/** Course c1 of the matrix's service as a course file (#14): writing it back changes nothing. */
+const C1_CONTENT = {
+  coursebookCourse: 1,
+  course: { title: 'Course One', description: 'A test course.' },
+  modules: [
+    {
+      id: 'm1',
+      title: 'Module One',
+      objective: 'Learn the basics.',
+      status: 'published',
+      lessons: [
+        { id: 'l1', title: 'L', minutes: 5, status: 'published', blocks: [{ id: 'b1', type: 'paragraph', text: 'AI', origin: 'ai', aiState: 'draft' }] },
+      ],
+      assignments: [{ id: 'a1', title: 'A', points: 10, status: 'published' }],
+    },
+  ],
 };
 
 /** A request that succeeds for a caller the rules allow. */
@@ -143,6 +162,24 @@ const REQUESTS: Partial<
   getClock: { method: 'GET', path: '/_admin/clock' },
   setClock: { method: 'PUT', path: '/_admin/clock', body: { now: '2027-01-01T00:00:00Z' } },
   advanceClock: { method: 'POST', path: '/_admin/clock/advance', body: { seconds: 60 } },
+
+  // #14 offline authoring round trip and the content lifecycle
+  getCourseContent: { method: 'GET', path: '/courses/c1/content' },
+  putCourseContent: { method: 'PUT', path: '/courses/c1/content', body: { ...C1_CONTENT, dryRun: true } },
+  getSyncMark: { method: 'GET', path: '/courses/c1/sync-mark?remote=https%3A%2F%2Fremote.example' },
+  putSyncMark: {
+    method: 'PUT',
+    path: '/courses/c1/sync-mark',
+    body: { remote: 'https://remote.example', remoteRevision: 3, localRevision: 5, base: C1_CONTENT },
+  },
+  unpublishCourse: { method: 'POST', path: '/courses/c1/unpublish' },
+  publishModule: { method: 'POST', path: '/modules/m1/publish' },
+  // a1 has a submission: hiding or deleting it is a conflict, after access is granted.
+  unpublishModule: { method: 'POST', path: '/modules/m1/unpublish', conflictOk: true },
+  deleteModule: { method: 'DELETE', path: '/modules/m1', conflictOk: true },
+  unpublishLesson: { method: 'POST', path: '/lessons/l1/unpublish' },
+  deleteLesson: { method: 'DELETE', path: '/lessons/l1' },
+  deleteAssignment: { method: 'DELETE', path: '/assignments/a1', conflictOk: true },
 };
 
 /** The fixture control routes exist only with serve --allow-admin: the matrix service has them, and one fault rule. */

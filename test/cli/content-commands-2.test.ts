@@ -372,7 +372,8 @@ describe('assignments list', () => {
     const admin = await cb.run(['assignments', 'list', 'crs_data101']);
     expect(admin.code).toBe(0);
     expect(rows(admin.stdout)).toEqual([...DEMO_ASSIGNMENTS, [draft, 'Draft chart', 'draft', '10', '', '']]);
-    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101']))).toEqual(DEMO_ASSIGNMENTS);
+    // #14: asg_07 is published but sits in the draft module mod_03, so students do not see it.
+    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101']))).toEqual(DEMO_ASSIGNMENTS.filter((r) => r[0] !== 'asg_07'));
   });
 
   it('an unknown course, or one the user is not enrolled in, is not-found (exit 5)', async () => {
@@ -504,7 +505,8 @@ describe('assignments create', () => {
       5,
       'error (not-found): Module "mod_nope" was not found.\n',
     );
-    expectError(await cb.run(['--as', 'usr_s01', 'assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '5']), 4, FORBIDDEN_WRITE);
+    // A published module (#14: a draft one is not-found to students).
+    expectError(await cb.run(['--as', 'usr_s01', 'assignments', 'create', '--module', 'mod_02', '--title', 'X', '--points', '5']), 4, FORBIDDEN_WRITE);
   });
 
   it('a --rubric-file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
@@ -593,6 +595,9 @@ describe('assignments publish', () => {
     expect(fields(res.stdout)).toMatchObject({ id: draft, title: 'Chart quiz', status: 'published', publishedAt: CLI_NOW });
     const again = await cb.run(['--json', 'assignments', 'publish', draft], { clock: { now: () => '2027-01-01T00:00:00.000Z' } });
     expect(JSON.parse(again.stdout)).toMatchObject({ status: 'published', publishedAt: CLI_NOW });
+    // #14: the draft sits in the draft module mod_03; students see it once the module is published too.
+    expectError(await cb.run(['--as', 'usr_s01', 'assignments', 'show', draft]), 5, `error (not-found): Assignment "${draft}" was not found.\n`);
+    await cb.ok(['modules', 'publish', 'mod_03']);
     expect(JSON.parse(await cb.ok(['--as', 'usr_s01', '--json', 'assignments', 'show', draft]))).toMatchObject({ id: draft, status: 'published' });
   });
 
@@ -601,7 +606,8 @@ describe('assignments publish', () => {
   });
 
   it('a student or a reviewer may not publish (exit 4)', async () => {
-    expectError(await cb.run(['--as', 'usr_s01', 'assignments', 'publish', 'asg_07']), 4, FORBIDDEN_WRITE);
+    // asg_01: one the student can see (#14: asg_07 sits in a draft module, not-found to students).
+    expectError(await cb.run(['--as', 'usr_s01', 'assignments', 'publish', 'asg_01']), 4, FORBIDDEN_WRITE);
     expectError(await cb.run(['--as', 'usr_reviewer', 'assignments', 'publish', 'asg_07']), 4, FORBIDDEN_WRITE);
   });
 });

@@ -409,12 +409,13 @@ const DEMO_MODULES = [
 describe('modules list', () => {
   const cb = demoStore();
 
-  it("prints the course's modules in order as TSV (students see them too)", async () => {
+  it("prints the course's modules in order as TSV (students see the published ones)", async () => {
     const res = await cb.run(['modules', 'list', 'crs_data101']);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(rows(res.stdout)).toEqual(DEMO_MODULES);
-    expect(await cb.run(['--as', 'usr_s01', 'modules', 'list', 'crs_data101'])).toEqual(res);
+    // #14: a draft module (mod_03) and everything in it are hidden from students.
+    expect(rows(await cb.ok(['--as', 'usr_s01', 'modules', 'list', 'crs_data101']))).toEqual(DEMO_MODULES.filter((r) => r[1] !== 'mod_03'));
   });
 
   it('an unknown course, or one the user is not enrolled in, is not-found (exit 5)', async () => {
@@ -595,7 +596,8 @@ describe('lessons list', () => {
       stderr: '',
     });
     expect(rows(await cb.ok(['lessons', 'list', 'mod_03']))).toEqual([['0', 'les_05', 'Charts that do not lie', '35', 'draft']]);
-    expect(await cb.run(['--as', 'usr_s01', 'lessons', 'list', 'mod_03'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    // #14: mod_03 is a draft module, so students see neither it nor its lessons.
+    expectError(await cb.run(['--as', 'usr_s01', 'lessons', 'list', 'mod_03']), 5, 'error (not-found): Module "mod_03" was not found.\n');
   });
 
   it('an unknown module is not-found (exit 5)', async () => {
@@ -657,6 +659,9 @@ describe('lessons publish', () => {
     expect(fields(res.stdout)).toMatchObject({ id: 'les_05', status: 'published', publishedAt: CLI_NOW });
     const again = await cb.run(['--json', 'lessons', 'publish', 'les_05'], { clock: { now: () => '2027-01-01T00:00:00.000Z' } });
     expect(JSON.parse(again.stdout)).toMatchObject({ status: 'published', publishedAt: CLI_NOW });
+    // #14: les_05 sits in the draft module mod_03; students see it once the module is published too.
+    expectError(await cb.run(['--as', 'usr_s01', 'lessons', 'show', 'les_05']), 5, 'error (not-found): Lesson "les_05" was not found.\n');
+    await cb.ok(['modules', 'publish', 'mod_03']);
     expect(fields(await cb.ok(['--as', 'usr_s01', 'lessons', 'show', 'les_05'])).status).toBe('published');
   });
 

@@ -58,6 +58,9 @@ describe('content through the CLI', () => {
   it('a student submits as themself; the wrong field exits 3; a draft is not-found (5)', async () => {
     expect((await cb(['--as', 'stu', 'submissions', 'create', 'asg_summary', '--file-id', 'f1'])).code).toBe(5);
     expect((await cb(['assignments', 'publish', 'asg_summary'])).code).toBe(0);
+    // #14: students see an assignment only while its module is published too.
+    expect((await cb(['--as', 'stu', 'submissions', 'create', 'asg_summary', '--file-id', 'f1'])).code).toBe(5);
+    expect((await cb(['modules', 'publish', 'mod_describe'])).code).toBe(0);
     const wrong = await cb(['--as', 'stu', 'submissions', 'create', 'asg_summary', '--text', 'hi']);
     expect(wrong.code).toBe(3);
     const ok = await cb(['--as', 'stu', '--json', 'submissions', 'create', 'asg_summary', '--file-id', 'f1']);

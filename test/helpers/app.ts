@@ -38,7 +38,8 @@ export const BASE_DATASET: DatasetInput = {
     { courseId: 'c1', userId: 'stu1', role: 'student' },
     { courseId: 'c1', userId: 'stu2', role: 'student' },
   ],
-  modules: [{ id: 'm1', courseId: 'c1', title: 'Module One', objective: 'Learn the basics.' }],
+  // Published: students see a module, and anything in it, only while it is (#14).
+  modules: [{ id: 'm1', courseId: 'c1', title: 'Module One', objective: 'Learn the basics.', status: 'published' }],
 };
 
 export interface TestService {

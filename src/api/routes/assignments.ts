@@ -1,17 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { AppError, invalid, notFound, type Problem } from '../../errors.js';
+import { assignmentCategoryProblems } from '../../domain/content/course-rules.js';
+import { invalid, notFound, type Problem } from '../../errors.js';
 import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
 import { Assignment, AssignmentCreate, AssignmentUpdate } from '../../schemas/content.js';
-import {
-  countSubmissions,
-  getAssignment,
-  getAssignmentRow,
-  insertAssignment,
-  listCourseAssignments,
-  replaceInstructions,
-  updateAssignmentRow,
-} from '../../store/assignments.js';
+import { getAssignment, getAssignmentRow, insertAssignment, listCourseAssignments, replaceInstructions, updateAssignmentRow } from '../../store/assignments.js';
+import { unpublishAssignment } from '../../store/content-lifecycle.js';
 import { getModule } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import { getGradebookSetup } from '../../store/gradebook-setups.js';
@@ -21,13 +15,8 @@ const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
 const AssignmentParams = z.object({ assignmentId: Id });
 
-function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Problem[] {
-  if (categoryId === null || categoryId === undefined) return [];
-  const setup = getGradebookSetup(store, courseId);
-  return setup?.categories.some((c) => c.id === categoryId)
-    ? []
-    : [{ path: 'categoryId', message: `${JSON.stringify(categoryId)} is not a category of the course's gradebook setup` }];
-}
+const checkCategory = (store: Store, courseId: string, categoryId: string | null | undefined): Problem[] =>
+  assignmentCategoryProblems(categoryId, getGradebookSetup(store, courseId)?.categories ?? []);
 
 export const assignmentsRoutes: RouteModule = [
   defineOperation({
@@ -139,12 +128,9 @@ export const assignmentsRoutes: RouteModule = [
     response: Assignment,
     handler: ({ deps, params }) =>
       deps.store.tx(() => {
-        const before = getAssignmentRow(deps.store, params.assignmentId)!;
-        const n = countSubmissions(deps.store, before.id);
-        if (n > 0)
-          throw new AppError('conflict', `Assignment ${before.id} has ${n} submission${n === 1 ? '' : 's'}; it cannot go back to draft.`, { submissions: n });
-        if (before.status !== 'draft') updateAssignmentRow(deps.store, before, { ...before, status: 'draft', publishedAt: null });
-        return getAssignment(deps.store, before.id);
+        // The student-work rule has one home, shared with deletes and content writes.
+        unpublishAssignment(deps.store, params.assignmentId);
+        return getAssignment(deps.store, params.assignmentId);
       }),
   }),
 ];

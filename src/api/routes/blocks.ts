@@ -1,9 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { BlockContent, StoredBlock } from '../../schemas/content.js';
 import { BlockCreate, BlockMove, BlockReview } from '../../schemas/content-extra.js';
-import { deleteBlock, getBlock, insertBlock, listBlocks, moveBlock, writeBlock } from '../../store/blocks.js';
+import { deleteBlock, getBlock, insertBlock, listBlocks, moveBlock, moveBlockToLesson, writeBlock } from '../../store/blocks.js';
+import { getLesson } from '../../store/lessons.js';
 import { blockContentOf } from '../../store/tables.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
@@ -99,15 +100,23 @@ export const blocksRoutes: RouteModule = [
     operationId: 'moveBlock',
     method: 'post',
     path: '/blocks/{blockId}/move',
-    summary: 'Move a block to a position; its siblings shift',
+    summary: 'Move a block to a position (in another lesson of the same course with lessonId); its siblings shift',
     tag: 'blocks',
     params: BlockParams,
     body: BlockMove,
     response: StoredBlock,
-    handler: ({ deps, params, body }) =>
+    handler: ({ deps, params, body, granted }) =>
       deps.store.tx(() => {
         const block = loadBlock(deps.store, params.blockId);
-        moveBlock(deps.store, block, body.position);
+        if (body.lessonId === undefined || body.lessonId === block.lessonId) moveBlock(deps.store, block, body.position);
+        else {
+          // #14: to another lesson of the same course (the caller may write this course only).
+          if (block.lessonId === null) throw invalid([{ path: 'lessonId', message: "an assignment's instruction block cannot move to a lesson" }]);
+          const target = getLesson(deps.store, body.lessonId);
+          if (!target || target.courseId !== granted.courseId)
+            throw invalid([{ path: 'lessonId', message: `${JSON.stringify(body.lessonId)} is not a lesson of this block's course` }]);
+          moveBlockToLesson(deps.store, { ...block, lessonId: block.lessonId }, target.id, body.position);
+        }
         return output(getBlock(deps.store, block.id));
       }),
   }),

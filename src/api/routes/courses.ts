@@ -84,11 +84,11 @@ export const courseRoutes: RouteModule = [
     operationId: 'listModules',
     method: 'get',
     path: '/courses/{courseId}/modules',
-    summary: "List a course's modules in position order",
+    summary: "List a course's modules in position order (students: published ones)",
     tag: 'modules',
     params: CourseParams,
     response: z.array(Module),
-    handler: ({ deps, params }) => listModules(deps.store, params.courseId),
+    handler: ({ deps, params, granted }) => listModules(deps.store, params.courseId, granted.role === 'student'),
   }),
   defineOperation({
     operationId: 'createModule',

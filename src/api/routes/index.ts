@@ -2,6 +2,8 @@ import type { RouteModule } from '../define.js';
 import { assignmentsRoutes } from './assignments.js';
 import { blocksRoutes } from './blocks.js';
 import { certificatesRoutes } from './certificates.js';
+import { contentLifecycleRoutes } from './content-lifecycle.js';
+import { courseContentRoutes } from './course-content.js';
 import { courseFilesRoutes } from './course-files.js';
 import { courseRoutes } from './courses.js';
 import { gradebookRoutes } from './gradebook.js';
@@ -30,6 +32,9 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   templatesRoutes,
   certificatesRoutes,
   reportingLinesRoutes,
+  // #14 offline authoring round trip and the content lifecycle
+  courseContentRoutes,
+  contentLifecycleRoutes,
 ];
 
 // #16: fixture control (/_admin/...), registered by createApp only with serve --allow-admin.

@@ -1,0 +1,227 @@
+/**
+ * The offline authoring round trip (#14, docs/authoring.md): `courses push`, `courses pull`
+ * and `courses diff` between this copy of a course and a remote one. Both sides are spoken
+ * to through the API (in-process for a store file, HTTP for a service): GET .../content on
+ * each, PUT .../content with the revision last seen (a dry run first, for the plan to show
+ * and confirm), and this side's sync mark, so a push over someone's remote edit (or a pull
+ * over unpushed local edits) is refused with those edits shown.
+ */
+import { resolveSyncEnds } from '../cli/backend.js';
+import type { ApiClient, ApiResponse, CommandContext, CommandResult, OptionDef } from '../cli/command.js';
+import { defineCommands, seg, UsageError } from '../cli/command.js';
+import { planSummary, renderPlanTree } from '../cli/plan-tree.js';
+import { planContent, planSize } from '../domain/content/content-plan.js';
+import { AppError } from '../errors.js';
+import type { ContentPlanValue, ContentWriteResultValue, CourseContentValue, SyncMarkValue } from '../schemas/course-content.js';
+import type { CourseFileValue } from '../schemas/course-file.js';
+
+type Direction = 'push' | 'pull';
+
+/** The content of a course on one side, or null when that side has no such course (or may not see it). */
+async function readContent(client: ApiClient, courseId: string): Promise<CourseContentValue | null> {
+  try {
+    return (await client.request<CourseContentValue>('GET', `/courses/${seg(courseId)}/content`)).data;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not-found') return null;
+    throw err;
+  }
+}
+
+const fileOf = (content: CourseContentValue): CourseFileValue => {
+  const { contentRevision: _r, ...file } = content;
+  return file;
+};
+
+async function readMark(client: ApiClient, courseId: string, remote: string): Promise<SyncMarkValue | null> {
+  const q = `remote=${encodeURIComponent(remote)}`;
+  return (await client.request<{ mark: SyncMarkValue | null }>('GET', `/courses/${seg(courseId)}/sync-mark?${q}`)).data.mark;
+}
+
+const writeContent = (client: ApiClient, courseId: string, file: CourseFileValue, expectedRevision: number | null | undefined, dryRun: boolean) =>
+  client.request<ContentWriteResultValue>('PUT', `/courses/${seg(courseId)}/content`, {
+    ...file,
+    ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    dryRun,
+  });
+
+const SYNC_OPTIONS: OptionDef[] = [
+  { flags: '--dry-run', description: 'show the plan and change nothing' },
+  { flags: '--yes', description: 'do not ask (required when not interactive)' },
+  { flags: '--force', description: 'skip the revision check: overwrite changes made on the other side since the last push or pull' },
+];
+
+/** What `push` and `pull` share: the plan (a dry run on the side being written), the checks, the confirmation, the write, the mark. */
+async function transfer(ctx: CommandContext, direction: Direction, courseId: string, opts: Record<string, unknown>): Promise<CommandResult> {
+  const flag = direction === 'push' ? '--to' : '--from';
+  const ends = resolveSyncEnds(ctx.globals, ctx.env, (direction === 'push' ? opts.to : opts.from) as string | undefined, flag);
+  const here = await ctx.openClient(ends.here);
+  const there = await ctx.openClient(ends.there);
+  const [source, target] = direction === 'push' ? [here, there] : [there, here];
+  const remote = ends.remote;
+
+  const from = await readContent(source, courseId);
+  if (!from) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} was not found ${direction === 'push' ? 'in this store' : `on ${remote}`}.`);
+  const to = await readContent(target, courseId);
+  const localContent = direction === 'push' ? from : to;
+  const mark = localContent ? await readMark(here, courseId, remote) : null;
+  const force = opts.force === true;
+  const sourceFile = fileOf(from);
+  const targetFile = to ? fileOf(to) : null;
+  const upToDate = to !== null && planSize(planContent(targetFile, sourceFile)) === 0;
+
+  if (to && !force && !upToDate) refuseIfStale(ctx, direction, courseId, remote, to, mark, targetFile!, sourceFile);
+
+  const expected = force ? undefined : to ? to.contentRevision : null;
+  const dry = await writeContent(target, courseId, sourceFile, expected, true);
+  const remembered = async (result: ContentWriteResultValue) => {
+    const [remoteRevision, localRevision] = direction === 'push' ? [result.revision!, from.contentRevision] : [from.contentRevision, result.revision!];
+    if (mark && mark.remoteRevision === remoteRevision && mark.localRevision === localRevision) return;
+    await here.request('PUT', `/courses/${seg(courseId)}/sync-mark`, { remote, remoteRevision, localRevision, base: sourceFile });
+  };
+  if (dry.data.changes === 0) {
+    if (!opts.dryRun) await remembered(dry.data);
+    const [remoteRevision, localRevision] = direction === 'push' ? [dry.data.revision, from.contentRevision] : [from.contentRevision, dry.data.revision];
+    return {
+      kind: 'text',
+      text: `${courseId} is up to date with ${remote} (local revision ${localRevision}, remote revision ${remoteRevision})\n`,
+      json: dry.text,
+    };
+  }
+
+  const tree = renderPlanTree(dry.data.plan, targetFile, sourceFile, ctx.color);
+  const summary = planSummary(dry.data.plan);
+  const where = direction === 'push' ? `to ${remote}` : `from ${remote}`;
+  if (opts.dryRun) return { kind: 'text', text: `${tree}dry run: ${direction} ${where} would make ${summary}; nothing changed\n`, json: dry.text };
+  if (!opts.yes) {
+    if (!ctx.interactive) throw new UsageError(`${direction} changes ${courseId} (${summary}); confirm with --yes when not interactive (see --dry-run)`);
+    ctx.note(tree.trimEnd());
+    if (!(await ctx.prompt.confirm(`${direction === 'push' ? 'Push' : 'Pull'} these changes (${summary}) ${where}?`, false)))
+      return { kind: 'none', note: `nothing ${direction === 'push' ? 'pushed' : 'pulled'}` };
+  }
+  const applied: ApiResponse<ContentWriteResultValue> = await writeContent(target, courseId, sourceFile, expected, false);
+  await remembered(applied.data);
+  // The tree is on the terminal already when it was confirmed there.
+  const shown = opts.yes ? tree : '';
+  const verb = direction === 'push' ? 'pushed' : 'pulled';
+  return {
+    kind: 'text',
+    text: `${shown}${verb} ${courseId} ${where}: ${planSummary(applied.data.plan)} (${direction === 'push' ? 'remote' : 'local'} revision ${applied.data.revision})\n`,
+    json: applied.text,
+  };
+}
+
+/**
+ * The revision check the user sees: the side being written must be as the last push or
+ * pull left it. Refused with what changed there since (from the mark's base file), or,
+ * with no mark, with what the write would change.
+ */
+function refuseIfStale(
+  ctx: CommandContext,
+  direction: Direction,
+  courseId: string,
+  remote: string,
+  to: CourseContentValue,
+  mark: SyncMarkValue | null,
+  targetFile: CourseFileValue,
+  sourceFile: CourseFileValue,
+): void {
+  const show = (title: string, plan: ContentPlanValue, current: CourseFileValue | null, desired: CourseFileValue) => {
+    if (!ctx.globals.json) ctx.note(`${title}\n${renderPlanTree(plan, current, desired, ctx.color).trimEnd()}`);
+  };
+  const seen = mark ? (direction === 'push' ? mark.remoteRevision : mark.localRevision) : null;
+  if (mark && seen === to.contentRevision) return;
+  const other = direction === 'push' ? 'pull' : 'push';
+  if (!mark) {
+    const plan = planContent(targetFile, sourceFile);
+    show(`A ${direction} would change (${planSummary(plan)}):`, plan, targetFile, sourceFile);
+    const where = direction === 'push' ? `${remote} already has course ${courseId}` : `this store already has course ${courseId}`;
+    throw new AppError(
+      'conflict',
+      `${where}, and this store has never pushed it to or pulled it from ${remote}, so its changes could be lost; compare with courses diff, then ${direction} --force to overwrite them${direction === 'push' ? ', or pull to start from the remote copy' : ''}.`,
+      { courseId, remote, currentRevision: to.contentRevision, expectedRevision: null, wouldChange: plan },
+    );
+  }
+  const base = mark.base as CourseFileValue;
+  const changes = planContent(base, targetFile);
+  if (direction === 'push') {
+    show(`The changes on ${remote} since your last push or pull (${planSummary(changes)}):`, changes, base, targetFile);
+    throw new AppError(
+      'conflict',
+      `${remote} changed course ${courseId} since your last push or pull (revision ${seen} then, ${to.contentRevision} now): someone else edited it. Bring those changes down with courses ${other} ${courseId}, or push --force to overwrite them.`,
+      { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, remoteChanges: changes },
+    );
+  }
+  show(`Your changes since the last push or pull, which the pull would overwrite (${planSummary(changes)}):`, changes, base, targetFile);
+  throw new AppError(
+    'conflict',
+    `Course ${courseId} changed in this store since your last push or pull (revision ${seen} then, ${to.contentRevision} now). Push those changes first, or pull --force to discard them.`,
+    { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, localChanges: changes },
+  );
+}
+
+export const courseSyncCommands = defineCommands([
+  {
+    name: 'courses push',
+    description:
+      'Make the course on a remote (--to PROFILE, or --base-url/--token) equal to this copy: shows the plan, asks on a terminal, refuses over remote edits made since the last push or pull',
+    args: [{ name: '<courseId>', description: 'course id' }],
+    options: [{ flags: '--to <profile>', description: 'the remote: a profile (a service, or a store file)' }, ...SYNC_OPTIONS],
+    noClient: true,
+    handler: (ctx, [id], opts) => transfer(ctx, 'push', id!, opts),
+  },
+  {
+    name: 'courses pull',
+    description:
+      'Make this copy of the course equal to a remote one (--from PROFILE, or --base-url/--token): shows the plan, asks on a terminal, refuses over local edits not pushed yet',
+    args: [{ name: '<courseId>', description: 'course id' }],
+    options: [{ flags: '--from <profile>', description: 'the remote: a profile (a service, or a store file)' }, ...SYNC_OPTIONS],
+    noClient: true,
+    handler: (ctx, [id], opts) => transfer(ctx, 'pull', id!, opts),
+  },
+  {
+    name: 'courses diff',
+    description: 'Show how this copy of the course differs from a remote one (--to/--from PROFILE, or --base-url/--token): what a push would change',
+    args: [{ name: '<courseId>', description: 'course id' }],
+    options: [
+      { flags: '--to <profile>', description: 'the remote: a profile (a service, or a store file)' },
+      { flags: '--from <profile>', description: 'the same as --to' },
+    ],
+    noClient: true,
+    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+      const courseId = id!;
+      if (opts.to !== undefined && opts.from !== undefined && opts.to !== opts.from) throw new UsageError('give the remote once: --to or --from');
+      const ends = resolveSyncEnds(ctx.globals, ctx.env, (opts.to ?? opts.from) as string | undefined, '--to');
+      const here = await ctx.openClient(ends.here);
+      const there = await ctx.openClient(ends.there);
+      const local = await readContent(here, courseId);
+      if (!local) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} was not found in this store.`);
+      const remote = await readContent(there, courseId);
+      const mark = await readMark(here, courseId, ends.remote);
+      const localFile = fileOf(local);
+      const remoteFile = remote ? fileOf(remote) : null;
+      const plan = planContent(remoteFile, localFile);
+      const since = (now: number, then: number | undefined) =>
+        then === undefined ? '' : now === then ? ', unchanged since the last push or pull' : ', changed since the last push or pull';
+      const lines = [
+        `local:  ${courseId} revision ${local.contentRevision}${since(local.contentRevision, mark?.localRevision)}`,
+        `remote: ${ends.remote} ${remote ? `revision ${remote.contentRevision}${since(remote.contentRevision, mark?.remoteRevision)}` : `has no course ${courseId} (or may not show it to you)`}`,
+        ...(mark ? [] : ['never pushed to or pulled from this remote']),
+      ];
+      let text = `${lines.join('\n')}\n`;
+      if (mark && remote && remote.contentRevision !== mark.remoteRevision) {
+        const theirs = planContent(mark.base as CourseFileValue, remoteFile!);
+        text += `changed on the remote since the last push or pull (${planSummary(theirs)}):\n${renderPlanTree(theirs, mark.base as CourseFileValue, remoteFile!, ctx.color)}`;
+      }
+      text += planSize(plan) === 0 ? 'no differences\n' : `a push would make ${planSummary(plan)}:\n${renderPlanTree(plan, remoteFile, localFile, ctx.color)}`;
+      const json = JSON.stringify({
+        courseId,
+        remote: ends.remote,
+        localRevision: local.contentRevision,
+        remoteRevision: remote ? remote.contentRevision : null,
+        lastSync: mark ? { remoteRevision: mark.remoteRevision, localRevision: mark.localRevision, syncedAt: mark.syncedAt } : null,
+        plan,
+      });
+      return { kind: 'text', text, json };
+    },
+  },
+]);

@@ -1,0 +1,266 @@
+/**
+ * `courses push` (#14), in-process with two stores (test/helpers/two-stores.ts), and once
+ * over HTTP to an in-process `serve`.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/serve/server.js';
+import { scriptedPrompter } from '../helpers/cli.js';
+import { cliStore } from '../helpers/cli-store.js';
+import { authorOffline, cleanupStores, EDIT_TREE, editOffline, HUB, trackStore, twoStores, withoutRevision } from '../helpers/two-stores.js';
+
+afterEach(cleanupStores);
+
+describe('courses push', () => {
+  it('pushes an offline course (creating it), edits, pushes again: the two GET .../content bodies are equal but for contentRevision', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    const first = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(
+      [
+        '+ course crs_stats "Statistics 101"',
+        '  + module mod_0001 "Describing data"',
+        '    + lesson les_0001 "Welcome"',
+        '      + block blk_0001 heading 2 "Hello"',
+        '      + block blk_0002 paragraph "This course is about data."',
+        '    + lesson les_0002 "Averages"',
+        '      + block blk_0003 paragraph "The mean is the sum over the count."',
+        '      + block blk_0004 paragraph "An outdated note."',
+        '    + lesson les_0003 "Spread"',
+        '    + assignment asg_0001 "Summary"',
+        `pushed crs_stats to ${s.hubKey}: 10 added (remote revision 10)`,
+        '',
+      ].join('\n'),
+    );
+    expect(withoutRevision(await s.contentText(s.hub))).toBe(withoutRevision(await s.contentText(s.laptop)));
+
+    await editOffline(s);
+    const dry = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--dry-run']);
+    expect(dry.stdout).toBe(`${EDIT_TREE}dry run: push to ${s.hubKey} would make 1 added, 1 changed, 2 moved, 1 removed; nothing changed\n`);
+    expect(JSON.parse(await s.contentText(s.hub)).modules[0].lessons.map((l: { title: string }) => l.title)).toEqual(['Welcome', 'Averages', 'Spread']);
+
+    const second = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(second.code).toBe(0);
+    expect(second.stdout.startsWith(EDIT_TREE)).toBe(true);
+    expect(second.stdout.slice(EDIT_TREE.length)).toMatch(/^pushed crs_stats to store:.*: 1 added, 1 changed, 2 moved, 1 removed \(remote revision \d+\)\n$/);
+    const local = await s.contentText(s.laptop);
+    const remote = await s.contentText(s.hub);
+    expect(withoutRevision(remote)).toBe(withoutRevision(local));
+    expect(remote).not.toBe(local); // the revisions are each store's own
+
+    const third = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(third.stdout).toMatch(/^crs_stats is up to date with store:.* \(local revision \d+, remote revision \d+\)\n$/);
+    expect(await s.contentText(s.hub)).toBe(remote);
+  });
+
+  it('--json prints the API answer of the write: the plan by id and the new revision', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await editOffline(s);
+    const res = JSON.parse(await s.lapOk(['--json', 'courses', 'push', 'crs_stats', '--to', 'hub', '--yes']));
+    expect(res).toMatchObject({ courseId: 'crs_stats', dryRun: false, created: false, changes: 5 });
+    expect(res.plan).toEqual({
+      course: { created: false, changed: [] },
+      modules: { added: [], changed: [], moved: [], removed: [] },
+      lessons: { added: [], changed: [{ id: 'les_0002', fields: ['title'] }], moved: ['les_0003'], removed: [] },
+      assignments: { added: ['asg_0002'], changed: [], moved: [], removed: [] },
+      blocks: { added: [], changed: [], moved: ['blk_0002'], removed: ['blk_0004'] },
+      gradebookSetup: { changed: [] },
+    });
+  });
+
+  it('a push over a remote edit is refused (exit 6) showing that edit; pull brings it down; then pushing is up to date', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
+    const before = await s.contentText(s.hub);
+    const refused = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(refused.code).toBe(6);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      [
+        `The changes on ${s.hubKey} since your last push or pull (1 changed):`,
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0001 "Welcome!" (title)',
+        `error (conflict): ${s.hubKey} changed course crs_stats since your last push or pull (revision 10 then, 11 now): someone else edited it. Bring those changes down with courses pull crs_stats, or push --force to overwrite them.`,
+        '',
+      ].join('\n'),
+    );
+    expect(await s.contentText(s.hub)).toBe(before);
+
+    const pulled = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes']);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toMatch(/~ lesson les_0001 "Welcome!" \(title\)\npulled crs_stats from store:.*: 1 changed \(local revision \d+\)\n$/);
+    expect(JSON.parse(await s.contentText(s.laptop)).modules[0].lessons[0].title).toBe('Welcome!');
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stdout).toMatch(/is up to date with/);
+    // Local work goes up again as usual.
+    await s.lapOk(['lessons', 'update', 'les_0003', '--minutes', '30']);
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stdout).toMatch(/~ lesson les_0003 "Spread" \(minutes\)\npushed/);
+  });
+
+  it('--force pushes over a remote edit; with --json a refusal carries the remote changes in its details', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
+    const refused = await s.lap(['--json', 'courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(refused.code).toBe(6);
+    const error = JSON.parse(refused.stderr).error;
+    expect(error).toMatchObject({ code: 'conflict', details: { courseId: 'crs_stats', remote: s.hubKey, expectedRevision: 10, currentRevision: 11 } });
+    expect(error.details.remoteChanges.lessons.changed).toEqual([{ id: 'les_0001', fields: ['title'] }]);
+    const forced = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('~ lesson les_0001 "Welcome" (title)');
+    expect(JSON.parse(await s.contentText(s.hub)).modules[0].lessons[0].title).toBe('Welcome');
+  });
+
+  it('submissions made on the remote survive every push; removing their assignment is refused (exit 6) and nothing is written', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.hub.ok(['enrollments', 'add', 'crs_stats', 'stu', '--role', 'student']);
+    await s.hub.ok(['--as', 'stu', 'submissions', 'create', 'asg_0001', '--text', 'My summary.']);
+    const submissions = () => s.hub.ok(['--json', 'submissions', 'list', 'asg_0001']);
+    const kept = await submissions();
+    expect(JSON.parse(kept)).toHaveLength(1);
+    await editOffline(s);
+    await s.lapOk(['assignments', 'update', 'asg_0001', '--title', 'Summary (500 words)']);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(await submissions()).toBe(kept);
+
+    await s.lapOk(['assignments', 'delete', 'asg_0001', '--yes']);
+    const before = await s.contentText(s.hub);
+    const refused = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toBe(
+      'error (conflict): Student work would be lost: asg_0001 ("Summary (500 words)", 1 submission) would be deleted. Nothing was changed.\n',
+    );
+    expect(await s.contentText(s.hub)).toBe(before);
+    expect(await submissions()).toBe(kept);
+  });
+
+  it('an instructor of the course may push; an instructor of another course may not (exit 5)', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.hub.ok(['enrollments', 'add', 'crs_stats', 'inst', '--role', 'instructor']);
+    await s.lapOk(['lessons', 'update', 'les_0001', '--title', 'Hello, class']);
+    const inst = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub-inst', '--yes']);
+    expect(inst.code).toBe(0);
+    expect(inst.stdout).toContain('~ lesson les_0001 "Hello, class" (title)');
+    await s.lapOk(['lessons', 'update', 'les_0001', '--title', 'Hello again']);
+    const other = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub-other', '--yes']);
+    expect(other).toEqual({ code: 5, stdout: '', stderr: 'error (not-found): Course "crs_stats" was not found.\n' });
+    expect(JSON.parse(await s.contentText(s.hub)).modules[0].lessons[0].title).toBe('Hello, class');
+  });
+
+  it('asks on a terminal (no: nothing pushed); off a terminal it needs --yes (exit 2)', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    const tty = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
+    const no = scriptedPrompter([false]);
+    const declined = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub'], { ...tty, prompter: no });
+    expect(declined.code).toBe(0);
+    expect(no.asked).toEqual([`Push these changes (10 added) to ${s.hubKey}?`]);
+    expect(declined.stderr).toMatch(/^\+ course crs_stats "Statistics 101"\n[\s\S]*\nnothing pushed\n$/);
+    expect((await s.hub.run(['courses', 'show', 'crs_stats'])).code).toBe(5);
+    const yes = scriptedPrompter([true]);
+    const accepted = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub'], { ...tty, prompter: yes });
+    expect(accepted.stdout).toBe(`pushed crs_stats to ${s.hubKey}: 10 added (remote revision 10)\n`);
+    await s.lapOk(['lessons', 'update', 'les_0001', '--minutes', '12']);
+    expect(await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: push changes crs_stats (1 changed); confirm with --yes when not interactive (see --dry-run)\n',
+    });
+  });
+
+  it('colours the tree on a terminal: + green, ~ yellow, > cyan, - red', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await editOffline(s);
+    const out = await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--dry-run'], { env: { FORCE_COLOR: '1', NO_COLOR: '' } });
+    expect(out).toContain('\x1b[36m> lesson les_0003 "Spread" (moved: position 2 -> 0)\x1b[39m');
+    expect(out).toContain('\x1b[33m~ lesson les_0002 "Averages and medians" (title)\x1b[39m');
+    expect(out).toContain('\x1b[31m- block blk_0004 paragraph "An outdated note."\x1b[39m');
+    expect(out).toContain('\x1b[32m+ assignment asg_0002 "Quiz"\x1b[39m');
+  });
+
+  it('a remote that already has the course but was never pushed to from here is refused, showing what would change', async () => {
+    const s = await twoStores();
+    await s.hub.ok(['courses', 'create', '--id', 'crs_stats', '--title', 'Statistics (hub copy)']);
+    await s.lapOk(['courses', 'create', '--id', 'crs_stats', '--title', 'Statistics 101']);
+    const res = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(res.code).toBe(6);
+    expect(res.stderr).toBe(
+      [
+        'A push would change (1 changed):',
+        '~ course crs_stats "Statistics 101" (title)',
+        `error (conflict): ${s.hubKey} already has course crs_stats, and this store has never pushed it to or pulled it from ${s.hubKey}, so its changes could be lost; compare with courses diff, then push --force to overwrite them, or pull to start from the remote copy.`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('usage errors: no remote (exit 2), an unknown or empty profile (exit 2), a course not in this store (exit 5)', async () => {
+    const s = await twoStores();
+    expect(await s.lap(['courses', 'push', 'crs_stats'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: missing the remote: give --to PROFILE, or --base-url URL with --token TOKEN\n',
+    });
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'nope'])).stderr).toBe(
+      'error: no profile named "nope" for --to (see coursebook config list)\n',
+    );
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'empty'])).stderr).toBe(
+      'error: profile "empty" (--to) has neither a baseUrl nor a db; set one with coursebook config set\n',
+    );
+    expect(await s.lap(['courses', 'push', 'crs_nope', '--to', 'hub', '--yes'])).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: 'error (not-found): Course "crs_nope" was not found in this store.\n',
+    });
+  });
+
+  it('over HTTP to a service (--base-url/--token), and between a service and a store file', async () => {
+    const s = await twoStores();
+    const server = await startServer({
+      db: ':memory:',
+      seed: { name: 'hub.json', text: JSON.stringify(HUB) },
+      host: '127.0.0.1',
+      port: 0,
+      deterministic: false,
+      allowReset: false,
+      rateLimit: 'off',
+      maxBody: 1024 * 1024,
+      log: 'off',
+      stderr: { write: () => true },
+    });
+    try {
+      await authorOffline(s);
+      const http = ['--base-url', server.url, '--token', 'tok-admin'];
+      const pushed = await s.lap(['courses', 'push', 'crs_stats', ...http, '--yes']);
+      expect(pushed.code).toBe(0);
+      expect(pushed.stdout).toMatch(new RegExp(`pushed crs_stats to ${server.url}: 10 added`));
+      expect((await s.lap(['courses', 'push', 'crs_stats', ...http, '--yes'])).stdout).toMatch(/is up to date with/);
+      // The service now pushes to another store file: the sync mark is the service's.
+      const other = trackStore(await cliStore('empty'));
+      writeFileSync(join(s.laptop.env.XDG_CONFIG_HOME, 'coursebook', 'config.json'), JSON.stringify({ profiles: { spare: { db: other.db } } }));
+      const relayed = await s.lap(['--base-url', server.url, '--token', 'tok-admin', 'courses', 'push', 'crs_stats', '--to', 'spare', '--yes']);
+      expect(relayed.code).toBe(0);
+      expect(withoutRevision(await s.contentText(other))).toBe(withoutRevision(await s.contentText(s.laptop)));
+      // An instructor of no course on that service: the course is not-found to them.
+      const refused = await s.lap(['courses', 'push', 'crs_stats', '--base-url', server.url, '--token', 'tok-inst', '--yes']);
+      expect(refused.code).toBe(5);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * `courses pull`, `courses diff`, and the import and block-move changes of #14, in-process
+ * with two stores (test/helpers/two-stores.ts).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { authorOffline, cleanupStores, editOffline, twoStores, withoutRevision } from '../helpers/two-stores.js';
+
+afterEach(cleanupStores);
+
+describe('courses pull', () => {
+  it('pulls a course that exists only on the remote: created here with its ids', async () => {
+    const s = await twoStores();
+    const res = await s.lap(['courses', 'pull', 'crs_other', '--from', 'hub', '--yes']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(
+      ['+ course crs_other "Another course"', '  + module mod_other "Theirs"', `pulled crs_other from ${s.hubKey}: 2 added (local revision 2)`, ''].join('\n'),
+    );
+    expect(withoutRevision(await s.contentText(s.laptop, 'crs_other'))).toBe(withoutRevision(await s.contentText(s.hub, 'crs_other')));
+    expect((await s.lap(['courses', 'pull', 'crs_other', '--from', 'hub', '--yes'])).stdout).toMatch(/^crs_other is up to date with/);
+  });
+
+  it('refuses over local edits not pushed yet (exit 6), showing them; --force discards them', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
+    await s.lapOk(['lessons', 'update', 'les_0002', '--minutes', '22']);
+    const refused = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(
+      /^Your changes since the last push or pull, which the pull would overwrite \(1 changed\):\n {2}course crs_stats "Statistics 101"\n {4}module mod_0001 "Describing data"\n {4}~ lesson les_0002 "Averages" \(minutes\)\nerror \(conflict\): Course crs_stats changed in this store since your last push or pull \(revision \d+ then, \d+ now\)\. Push those changes first, or pull --force to discard them\.\n$/,
+    );
+    const forced = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes', '--force']);
+    expect(forced.code).toBe(0);
+    const lessons = JSON.parse(await s.contentText(s.laptop)).modules[0].lessons;
+    expect(lessons.map((l: { title: string; minutes: number }) => [l.title, l.minutes])).toEqual([
+      ['Welcome!', 10],
+      ['Averages', 20],
+      ['Spread', 25],
+    ]);
+  });
+
+  it('a course the remote does not have (or will not show) is not-found (exit 5); --dry-run writes nothing', async () => {
+    const s = await twoStores();
+    expect(await s.lap(['courses', 'pull', 'crs_nope', '--from', 'hub', '--yes'])).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `error (not-found): Course "crs_nope" was not found on ${s.hubKey}.\n`,
+    });
+    const dry = await s.lap(['courses', 'pull', 'crs_other', '--from', 'hub', '--dry-run']);
+    expect(dry.stdout).toMatch(/dry run: pull from .* would make 2 added; nothing changed\n$/);
+    expect((await s.lap(['courses', 'show', 'crs_other'])).code).toBe(5);
+  });
+});
+
+describe('courses diff', () => {
+  it('shows what a push would change, and what changed on the remote since the last sync', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    const never = await s.lapOk(['courses', 'diff', 'crs_stats', '--to', 'hub']);
+    expect(never).toMatch(
+      /^local: {2}crs_stats revision \d+\nremote: store:.* has no course crs_stats \(or may not show it to you\)\nnever pushed to or pulled from this remote\na push would make 10 added:\n\+ course crs_stats/,
+    );
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(await s.lapOk(['courses', 'diff', 'crs_stats', '--from', 'hub'])).toMatch(
+      /^local: {2}crs_stats revision \d+, unchanged since the last push or pull\nremote: store:.* revision 10, unchanged since the last push or pull\nno differences\n$/,
+    );
+    await editOffline(s);
+    await s.hub.ok(['modules', 'update', 'mod_0001', '--objective', 'Summarise a data set.']);
+    const both = await s.lapOk(['courses', 'diff', 'crs_stats', '--to', 'hub']);
+    expect(both).toContain(
+      [
+        'changed on the remote since the last push or pull (1 changed):',
+        '  course crs_stats "Statistics 101"',
+        '  ~ module mod_0001 "Describing data" (objective)',
+        'a push would make 1 added, 2 changed, 2 moved, 1 removed:',
+        '  course crs_stats "Statistics 101"',
+        '  ~ module mod_0001 "Describing data" (objective)',
+      ].join('\n'),
+    );
+    const json = JSON.parse(await s.lapOk(['--json', 'courses', 'diff', 'crs_stats', '--to', 'hub']));
+    expect(json).toMatchObject({ courseId: 'crs_stats', remote: s.hubKey, remoteRevision: 11, lastSync: { remoteRevision: 10 } });
+    expect(json.plan.modules.changed).toEqual([{ id: 'mod_0001', fields: ['objective'] }]);
+  });
+
+  it('a course not in this store is not-found (exit 5); two different remotes are a usage error (exit 2)', async () => {
+    const s = await twoStores();
+    expect((await s.lap(['courses', 'diff', 'crs_nope', '--to', 'hub'])).code).toBe(5);
+    expect(await s.lap(['courses', 'diff', 'crs_nope', '--to', 'hub', '--from', 'hub-inst'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: give the remote once: --to or --from\n',
+    });
+  });
+});
+
+describe('courses import', () => {
+  it('an id-less course file imported twice is refused the second time (exit 6) unless --as-new', async () => {
+    const s = await twoStores();
+    const file = JSON.stringify({ coursebookCourse: 1, course: { title: 'Quick course' }, modules: [{ title: 'Only module' }] });
+    const first = JSON.parse(await s.lapOk(['--json', 'courses', 'import', '-'], { input: file }));
+    expect(first).toEqual({ courseId: 'crs_0001', modules: 1, lessons: 0, blocks: 0, assignments: 0 });
+    expect(await s.lap(['courses', 'import', '-'], { input: file })).toEqual({
+      code: 6,
+      stdout: '',
+      stderr:
+        'error (conflict): A course titled "Quick course" already exists (crs_0001); this file has no course id, so importing it would make a second copy. To update that course, push or PUT .../content with its ids; to make another course anyway, import with --as-new (asNew=true).\n',
+    });
+    expect((await s.lap(['import', '-'], { input: file })).code).toBe(6);
+    // (The refused imports drew crs_0002 and crs_0003 before they were refused.)
+    const again = JSON.parse(await s.lapOk(['--json', 'courses', 'import', '-', '--as-new'], { input: file }));
+    expect(again.courseId).toBe('crs_0004');
+    expect(JSON.parse(await s.lapOk(['--json', 'import', '-', '--as-new'], { input: file })).courseId).toBe('crs_0005');
+    expect(JSON.parse(await s.lapOk(['--json', 'courses', 'list'])).map((c: { title: string }) => c.title)).toEqual(Array(3).fill('Quick course'));
+  });
+});
+
+describe('blocks move', () => {
+  it('--lesson moves a block into another lesson of the course; both lessons keep contiguous positions', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    const moved = JSON.parse(await s.lapOk(['--json', 'blocks', 'move', 'blk_0001', '1', '--lesson', 'les_0002']));
+    expect(moved).toMatchObject({ id: 'blk_0001', lessonId: 'les_0002', position: 1 });
+    const blocks = async (lesson: string) =>
+      JSON.parse(await s.lapOk(['--json', 'blocks', 'list', lesson])).map((b: { id: string; position: number }) => [b.id, b.position]);
+    expect(await blocks('les_0001')).toEqual([['blk_0002', 0]]);
+    expect(await blocks('les_0002')).toEqual([
+      ['blk_0003', 0],
+      ['blk_0001', 1],
+      ['blk_0004', 2],
+    ]);
+  });
+
+  it('--lesson naming a lesson of another course, or an instruction block, is invalid (exit 3)', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'pull', 'crs_other', '--from', 'hub', '--yes']);
+    await s.lapOk(['lessons', 'create', '--module', 'mod_other', '--title', 'Theirs', '--minutes', '5']); // les_0004
+    expect(await s.lap(['blocks', 'move', 'blk_0001', '0', '--lesson', 'les_0004'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): lessonId: "les_0004" is not a lesson of this block\'s course\n',
+    });
+    expect((await s.lap(['blocks', 'move', 'blk_0001', '9', '--lesson', 'les_0002'])).stderr).toBe('error (invalid): position: must be between 0 and 2\n');
+  });
+});
