@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { categoryProblems } from '../../domain/grading/category-rules.js';
+import { firstCategoryId } from '../../domain/grading/defaults.js';
 import { AppError, invalid, notFound, type Problem } from '../../errors.js';
 import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
@@ -22,11 +24,7 @@ const ModuleParams = z.object({ moduleId: Id });
 const AssignmentParams = z.object({ assignmentId: Id });
 
 function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Problem[] {
-  if (categoryId === null || categoryId === undefined) return [];
-  const setup = getGradebookSetup(store, courseId);
-  return setup?.categories.some((c) => c.id === categoryId)
-    ? []
-    : [{ path: 'categoryId', message: `${JSON.stringify(categoryId)} is not a category of the course's gradebook setup` }];
+  return categoryProblems(getGradebookSetup(store, courseId)?.categories ?? [], categoryId);
 }
 
 export const assignmentsRoutes: RouteModule = [
@@ -44,7 +42,7 @@ export const assignmentsRoutes: RouteModule = [
     operationId: 'createAssignment',
     method: 'post',
     path: '/modules/{moduleId}/assignments',
-    summary: 'Create a draft assignment (last in the module unless a position is given)',
+    summary: "Create a draft assignment (last in the module unless a position is given; without categoryId, in the setup's first category)",
     tag: 'assignments',
     params: ModuleParams,
     body: AssignmentCreate,
@@ -73,7 +71,7 @@ export const assignmentsRoutes: RouteModule = [
             dueAt: body.dueAt,
             points: body.points,
             submissionType: body.submissionType,
-            categoryId: body.categoryId,
+            categoryId: body.categoryId === undefined ? firstCategoryId(getGradebookSetup(deps.store, mod.courseId)?.categories ?? []) : body.categoryId,
             rubric: body.rubric,
           },
           body.position,

@@ -1,7 +1,7 @@
 export * from './types.js';
 export { computeCourseGrades, courseOrder, type GradeInput } from './compute.js';
 export { computeSetupChecks } from './checks.js';
-export { defaultGradebookSetup } from './defaults.js';
+export { defaultCategory, defaultGradebookSetup, firstCategoryId } from './defaults.js';
 export { letterFor } from './letters.js';
 export { renderGradebookCsv, roundPercent, textCell } from './export-csv.js';
 export { chooseDrops, chooseDropsBruteForce, type DropInput } from './drops.js';
