@@ -35,7 +35,15 @@ describe('dataset import', () => {
       version: 1,
       rulesVersion: 1,
       categories: [
-        { id: 'assignments', courseId: 'c2', name: 'Assignments', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+        {
+          id: 'assignments',
+          courseId: 'c2',
+          name: 'Assignments',
+          position: 0,
+          weight: 100,
+          drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+          lateApplies: true,
+        },
       ],
     });
     store.close();

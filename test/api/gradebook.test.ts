@@ -75,7 +75,15 @@ describe('gradebook setup', () => {
       courseId: created.body.id,
       mode: 'points',
       categories: [
-        { id: 'assignments', courseId: created.body.id, name: 'Assignments', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
+        {
+          id: 'assignments',
+          courseId: created.body.id,
+          name: 'Assignments',
+          position: 0,
+          weight: 100,
+          drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+          lateApplies: true,
+        },
       ],
       version: 1,
       rulesVersion: 1,

@@ -537,7 +537,11 @@ describe('assignments create', () => {
   });
 
   it('invalid values are refused (exit 3), naming the field', async () => {
-    expectError(await create('--category', 'cat_nope'), 3, `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`);
+    expectError(
+      await create('--category', 'cat_nope'),
+      3,
+      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
+    );
     expectError(await create('--due', 'tomorrow'), 3, 'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n');
     expectError(await create('--submission-type', 'video'), 3, 'error (invalid): submissionType: must be one of "text", "file", "link"\n');
     expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '-5']), 3, 'error (invalid): points: must be >= 0\n');
