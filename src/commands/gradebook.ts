@@ -264,10 +264,21 @@ export const gradebookCommands = defineCommands([
     name: 'gradebook export',
     description: 'The gradebook as CSV (RFC 4180, UTF-8, CRLF) on stdout or --out FILE',
     args: [courseArg],
-    options: [courseOpt, { flags: '--out <file>', description: 'write the CSV to this file' }],
+    options: [
+      courseOpt,
+      { flags: '--out <file>', description: 'write the CSV to this file' },
+      {
+        flags: '--layout <layout>',
+        description: 'default (every item, category and grade column) or registrar (Student ID, Student, Email, Final %, Final Letter)',
+      },
+      { flags: '--bom', description: 'start with a UTF-8 byte-order mark, for spreadsheet programs that need one to read accents right' },
+    ],
     handler: async (ctx, args, opts): Promise<CommandResult> => {
       const course = await courseOf(ctx, args, opts);
-      const response = await ctx.client.request<{ csv: string }>('GET', `${base(course)}/export`);
+      const query = new URLSearchParams();
+      if (opts.layout !== undefined) query.set('layout', String(opts.layout));
+      if (opts.bom) query.set('bom', 'true');
+      const response = await ctx.client.request<{ csv: string }>('GET', `${base(course)}/export${query.size > 0 ? `?${query}` : ''}`);
       if (opts.out) {
         await ctx.writeFile(String(opts.out), response.data.csv);
         return { kind: 'none', note: `wrote ${String(opts.out)}` };

@@ -132,3 +132,13 @@ export type FinalGradeValue = z.infer<typeof FinalGradeRecord>;
 export type FinalGradeHistoryValue = z.infer<typeof FinalGradeHistoryEntry>;
 
 export const ExportResult = z.object({ csv: z.string() }).openapi('GradebookExport');
+
+// --- gradebook export and import (issue #13) ------------------------------------------
+
+export const ExportQuery = z.object({
+  layout: z.enum(['default', 'registrar']).default('default').openapi({ description: '`registrar`: Student ID, Student, Email, Final %, Final Letter only' }),
+  bom: z
+    .enum(['true', 'false'])
+    .default('false')
+    .openapi({ description: '`true`: start the CSV with a UTF-8 byte-order mark (for spreadsheet programs that need it)' }),
+});

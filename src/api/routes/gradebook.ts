@@ -1,31 +1,20 @@
 import { z } from '@hono/zod-openapi';
-import {
-  computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor, renderGradebookCsv,
-} from '../../domain/grading/index.js';
+import { computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue, letterFor } from '../../domain/grading/index.js';
 import { setupProblems, KNOWN_RULES_VERSIONS } from '../../domain/grading/setup-soundness.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
-import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
+import { CheckCode, DismissBody, ExportQuery, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
 import type { Store } from '../../store/db.js';
 import {
   appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, loadSetup, publishedItems, putFinalGrade,
 } from '../../store/gradebook.js';
-import { loadSubmissionRecords } from '../../store/grade-cells.js';
+import { courseGradingInput as gradingInput, gradebookCsv } from '../../store/gradebook-export.js';
 import { putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const CourseParams = z.object({ courseId: Id });
 const StudentParams = z.object({ courseId: Id, studentId: Id });
-
-/** Everything the grading engine needs for one course at one instant (the staff view). */
-export function gradingInput(store: Store, courseId: string) {
-  const setup = loadSetup(store, courseId);
-  const items = publishedItems(store, courseId);
-  const students = listStudents(store, courseId);
-  const records = loadSubmissionRecords(store, courseId, items.map((it) => it.id), students.map((s) => s.id));
-  return { setup, items, students, records };
-}
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
   return putGradebookSetup(store, { ...setup, version: setup.version + 1, updatedBy: by, updatedAt: at });
@@ -222,15 +211,13 @@ export const gradebookRoutes: RouteModule = [
     operationId: 'exportGradebook',
     method: 'get',
     path: '/courses/{courseId}/gradebook/export',
-    summary: 'The gradebook as RFC 4180 CSV (in {csv})',
+    summary: 'The gradebook as RFC 4180 CSV (in {csv}); layout=registrar for Student ID, Student, Email, Final %, Final Letter; bom=true for a byte-order mark',
     tag: 'gradebook',
     params: CourseParams,
+    query: ExportQuery,
     response: ExportResult,
-    handler: ({ deps, params }) => {
-      const input = gradingInput(deps.store, params.courseId);
-      const grades = computeCourseGrades({ ...input, now: deps.clock.now() });
-      const overrides = listFinalGrades(deps.store, params.courseId).map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter }));
-      return { csv: renderGradebookCsv({ setup: input.setup, items: input.items, students: input.students, grades, overrides }) };
-    },
+    handler: ({ deps, params, query }) => ({
+      csv: gradebookCsv(deps.store, params.courseId, deps.clock.now(), { layout: query.layout, bom: query.bom === 'true' }),
+    }),
   }),
 ];

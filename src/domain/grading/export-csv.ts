@@ -20,7 +20,17 @@ export function roundPercent(v: number): number {
   return roundHalfUp({ num: toUnitsBig(v, d), den: 10n ** BigInt(d) }).value;
 }
 
-export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeItem[]; students: GradeStudent[]; grades: CourseGrades; overrides: FinalOverride[] }): string {
+/** `default`: the full gradebook; `registrar`: `Student ID, Student, Email, Final %, Final Letter` per student, nothing else. */
+export type ExportLayout = 'default' | 'registrar';
+
+export function renderGradebookCsv(input: {
+  setup: GradebookSetup;
+  items: GradeItem[];
+  students: GradeStudent[];
+  grades: CourseGrades;
+  overrides: FinalOverride[];
+  layout?: ExportLayout;
+}): string {
   const { setup } = input;
   const cats = [...setup.categories].sort((a, b) => a.position - b.position || cmp(a.id, b.id));
   const catRank = new Map(cats.map((c, i) => [c.id, i]));
@@ -34,9 +44,16 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
   const tail = ['Calculated %', 'Calculated Letter', 'Override %', 'Override Letter', 'Final %', 'Final Letter'];
   const numberCell = cachedNumberCell();
 
+  const registrar = input.layout === 'registrar';
+
   const lines: string[] = [];
-  lines.push(['Student', 'Student ID', ...columns.map((it) => `${it.title} (${it.id})`), ...cats.map((c) => `${c.name} %`), ...tail].map(textCell).join(','));
-  lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
+  if (registrar) lines.push(REGISTRAR_HEADER.map(textCell).join(','));
+  else {
+    const itemHeaders = columns.map((it) => `${it.title} (${it.id})`);
+    const fixed = ['Student', 'Student ID', ...itemHeaders, ...tail];
+    lines.push(['Student', 'Student ID', ...itemHeaders, ...categoryHeaders(cats, fixed), ...tail].map(textCell).join(','));
+    lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
+  }
 
   const students = [...input.students].sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
   for (const student of students) {
@@ -47,6 +64,11 @@ export function renderGradebookCsv(input: { setup: GradebookSetup; items: GradeI
     const overrideLetter = o?.letter ?? null;
     const finalPercent = overridePercent ?? calculated;
     const finalLetter = overrideLetter ?? letterFor(setup.scheme, finalPercent);
+    if (registrar) {
+      const cells = [textCell(student.id), textCell(student.name), textCell(student.email ?? ''), percentCell(finalPercent), textCell(finalLetter ?? '')];
+      lines.push(cells.join(','));
+      continue;
+    }
     // One array per row joined once: concatenating 200 cells into a string is 4x slower.
     const row: string[] = new Array(columnCell.length + cats.length + 8);
     let j = 0;
@@ -81,4 +103,43 @@ function cachedNumberCell(): (v: number | null | undefined) => string {
     }
     return text;
   };
+}
+
+const REGISTRAR_HEADER = ['Student ID', 'Student', 'Email', 'Final %', 'Final Letter'];
+
+/**
+ * One `<name> %` header per category, every one unique (a spreadsheet or csv.DictReader
+ * keeps one of two equal headers): a category whose `<name> %` equals another header (a
+ * fixed column, an item column, or another category's) is written `<name> (<id>) %`.
+ * Renaming can make a new collision (a category named `Final (x)`), so it repeats until
+ * nothing collides; ids that imitate another header get a number as a last resort.
+ */
+function categoryHeaders(cats: GradebookSetup['categories'], others: string[]): string[] {
+  const headers = cats.map((c) => `${c.name} %`);
+  const renamed = cats.map(() => false);
+  const repeated = () => {
+    const count = new Map<string, number>();
+    for (const h of [...others, ...headers]) count.set(h, (count.get(h) ?? 0) + 1);
+    return (h: string) => count.get(h)! > 1;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    const isRepeated = repeated();
+    headers.forEach((h, i) => {
+      if (renamed[i] || !isRepeated(h)) return;
+      headers[i] = `${cats[i]!.name} (${cats[i]!.id}) %`;
+      renamed[i] = true;
+      changed = true;
+    });
+  }
+  const isRepeated = repeated();
+  const taken = new Set([...others, ...headers]);
+  headers.forEach((h, i) => {
+    if (!isRepeated(h)) return;
+    let n = 2;
+    while (taken.has(`${h.slice(0, -2)} ${n} %`)) n++;
+    headers[i] = `${h.slice(0, -2)} ${n} %`;
+    taken.add(headers[i]!);
+  });
+  return headers;
 }
