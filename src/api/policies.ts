@@ -132,6 +132,10 @@ export const POLICIES = {
   getCertificate: p('certificates:read', 'certificate:read', 'certificateId'),
   replaceCertificate: p('certificates:write', 'certificate:replace', 'certificateId'),
   verifyCertificate: p('certificates:read', 'authenticated'),
+
+  // gradebook categories and grades import (issue #13)
+  removeGradebookCategory: p('gradebook:write', 'course:write', 'courseId'),
+  setAssignmentsCategory: p('content:write', 'course:write', 'courseId'),
 } satisfies Record<string, Policy>;
 
 export type OperationId = keyof typeof POLICIES;

@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
 const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
 const courseOpt = { flags: '--course <courseId>', description: 'the course' };
@@ -9,32 +10,18 @@ async function courseOf(ctx: CommandContext, args: string[], opts: Record<string
 
 const base = (course: string) => `/courses/${seg(course)}/gradebook`;
 
-interface Setup {
-  mode: string;
-  version: number;
-  categories: { id: string; name: string; weight: number; drop: { lowest: number; highest: number; keepAtLeast: number }; lateApplies: boolean }[];
-  late: { enabled: boolean; percentPerPeriod: number; period: string; basis: string; maxPeriods: number | null; afterMax: string; graceMinutes: number };
-  missing: { treatAs: string; droppable: boolean };
-  extraCredit: { categoryCapPercent: number | null; courseCapPoints: number | null };
-  scheme: { name: string; bands: { letter: string; min: number }[] };
-  updatedBy: string;
-  updatedAt: string;
-}
-
 function describeSetup(s: Setup): string {
   const lines = [
     `mode      ${s.mode}   (version ${s.version}, updated ${s.updatedAt} by ${s.updatedBy})`,
     'categories',
     ...s.categories.map(
       (c) =>
-        `  ${c.id.padEnd(14)} ${c.name.padEnd(20)} ${s.mode === 'weighted' ? `${c.weight}%`.padEnd(6) : ''} drop lowest ${c.drop.lowest}, highest ${c.drop.highest}, keep >= ${c.drop.keepAtLeast}${c.lateApplies ? '' : ', no late penalty'}`,
+        `  ${c.id.padEnd(14)} ${c.name.padEnd(20)} ${s.mode === 'weighted' ? `${c.weight}%`.padEnd(6) : ''} ${dropText(c.drop)}${c.lateApplies ? '' : ', no late penalty'}`,
     ),
-    s.late.enabled
-      ? `late      -${s.late.percentPerPeriod}% of ${s.late.basis} per ${s.late.period}, ${s.late.maxPeriods === null ? 'no cap' : `at most ${s.late.maxPeriods} (then ${s.late.afterMax})`}, grace ${s.late.graceMinutes} min`
-      : `late      off (grace ${s.late.graceMinutes} min for missing work)`,
-    `missing   ${s.missing.treatAs}${s.missing.droppable ? ', droppable' : ''}`,
-    `extra     category cap ${s.extraCredit.categoryCapPercent ?? 'none'}%, course cap ${s.extraCredit.courseCapPoints ?? 'none'} points`,
-    `letters   ${s.scheme.name}: ${s.scheme.bands.map((b) => `${b.letter} ${b.min}`).join(', ')}`,
+    `late      ${lateText(s.late)}`,
+    `missing   ${missingText(s.missing)}`,
+    `extra     ${extraCreditText(s.extraCredit)}`,
+    `letters   ${schemeText(s.scheme)}`,
   ];
   return lines.join('\n') + '\n';
 }

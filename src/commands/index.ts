@@ -1,4 +1,4 @@
-import type { CommandDef } from '../cli/command.js';
+import type { CommandDef, GroupDef } from '../cli/command.js';
 import { assignmentsCommands } from './assignments.js';
 import { blocksCommands } from './blocks.js';
 import { certificatesCommands } from './certificates.js';
@@ -6,6 +6,9 @@ import { configCommands } from './config.js';
 import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { gradebookCommands } from './gradebook.js';
+import { gradebookCategoriesCommands } from './gradebook-categories.js';
+import { gradebookPoliciesCommands } from './gradebook-policies.js';
+import { SETUP_DOC } from './gradebook-setup-change.js';
 import { lessonsCommands } from './lessons.js';
 import { peopleCommands } from './people.js';
 import { rawCommands } from './raw.js';
@@ -35,4 +38,23 @@ export const COMMANDS: CommandDef[] = [
   ...serveCommands,
   ...rawCommands,
   ...configCommands,
+  // issue #13: categories, setup parts and the letter scheme by command
+  ...gradebookCategoriesCommands,
+  ...gradebookPoliciesCommands,
+];
+
+/** Descriptions (and where to read more) for command groups that need one in --help. */
+export const COMMAND_GROUPS: GroupDef[] = [
+  // issue #13
+  {
+    name: 'gradebook setup',
+    description: "A course's gradebook setup: show it, change one part (late, missing, extra-credit, mode), or replace it whole (set, edit)",
+    help: `Every setup field, its meaning, limits and an example: ${SETUP_DOC}\nCategories: coursebook gradebook categories --help. Letters: coursebook gradebook scheme set --help.`,
+  },
+  {
+    name: 'gradebook categories',
+    description: "A course's gradebook categories: list, add, update, remove",
+    help: `Every category field and its limits: ${SETUP_DOC}`,
+  },
+  { name: 'gradebook scheme', description: "A course's letter scheme", help: `The scheme's fields and limits: ${SETUP_DOC}` },
 ];

@@ -142,3 +142,22 @@ export const ExportQuery = z.object({
     .default('false')
     .openapi({ description: '`true`: start the CSV with a UTF-8 byte-order mark (for spreadsheet programs that need it)' }),
 });
+
+/** DELETE .../gradebook/categories/{categoryId}: the setup version the removal was decided on, and where the category's assignments go. */
+export const RemoveCategoryQuery = z.object({
+  expectedVersion: z.coerce.number().int().min(0).max(MAX_INT).openapi({ description: 'the setup version this removal was decided on (else conflict)' }),
+  moveTo: Id.optional().openapi({ description: "another category of the setup: the removed category's assignments (and student notes) move there" }),
+});
+
+/** POST /courses/{courseId}/assignments/category: several assignments into one category (or none), all or nothing. */
+export const AssignmentsCategoryBody = z
+  .strictObject({
+    categoryId: Id.nullable(),
+    assignmentIds: z.array(Id).min(1).max(1000).optional(),
+    moduleId: Id.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.assignmentIds === undefined) === (body.moduleId === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['assignmentIds'], message: 'give assignmentIds or moduleId (exactly one)' });
+    }
+  });

@@ -130,6 +130,9 @@ const REQUESTS: Partial<
   listReportingLines: { method: 'GET', path: '/reporting-lines' },
   addReportingLine: { method: 'POST', path: '/reporting-lines', body: { managerId: 'rev', reportId: 'stu2' } },
   removeReportingLine: { method: 'DELETE', path: '/reporting-lines/inst/stu1' },
+  // issue #13
+  removeGradebookCategory: { method: 'DELETE', path: '/courses/c1/gradebook/categories/assignments?expectedVersion=1' },
+  setAssignmentsCategory: { method: 'POST', path: '/courses/c1/assignments/category', body: { categoryId: 'assignments', assignmentIds: ['a1'] } },
 };
 
 /** Operations whose routes are registered elsewhere or not yet built; reported as todo. */

@@ -9,7 +9,7 @@ import {
   appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, loadSetup, publishedItems, putFinalGrade,
 } from '../../store/gradebook.js';
 import { courseGradingInput as gradingInput, gradebookCsv } from '../../store/gradebook-export.js';
-import { putGradebookSetup } from '../../store/gradebook-setups.js';
+import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
@@ -54,10 +54,7 @@ export const gradebookRoutes: RouteModule = [
       if (problems.length > rules.length) throw invalid(problems.filter((p) => p.path !== 'rulesVersion'));
       if (rules.length > 0) throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
       return deps.store.tx(() => {
-        const current = loadSetup(deps.store, params.courseId);
-        if (body.version !== current.version) {
-          throw new AppError('conflict', `The setup is at version ${current.version}, not ${body.version}; read it again and reapply your change.`, { currentVersion: current.version });
-        }
+        assertSetupVersion(loadSetup(deps.store, params.courseId), body.version);
         return saveBumped(deps.store, body, granted.caller.user.id, deps.clock.now());
       });
     },

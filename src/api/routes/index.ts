@@ -5,6 +5,7 @@ import { certificatesRoutes } from './certificates.js';
 import { courseFilesRoutes } from './course-files.js';
 import { courseRoutes } from './courses.js';
 import { gradebookRoutes } from './gradebook.js';
+import { gradebookCategoriesRoutes } from './gradebook-categories.js';
 import { lessonsRoutes } from './lessons.js';
 import { peopleRoutes } from './people.js';
 import { readinessRoutes } from './readiness.js';
@@ -30,4 +31,6 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   templatesRoutes,
   certificatesRoutes,
   reportingLinesRoutes,
+  // issue #13: category removal with its move, assignments into a category in bulk
+  gradebookCategoriesRoutes,
 ];
