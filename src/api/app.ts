@@ -17,6 +17,9 @@ export const DEFAULT_OPTIONS: AppOptions = {
 };
 
 const IMPORT_PATHS = new Set([`${API_PREFIX}/import`, `${API_PREFIX}/courses/import`]);
+/** A grades import carries a whole gradebook (10,000 students x 200 items is megabytes): data, like a dataset. */
+const GRADES_IMPORT_PATH = new RegExp(`^${API_PREFIX}/courses/[^/]+/gradebook/import$`);
+const isImportPath = (path: string) => IMPORT_PATHS.has(path) || GRADES_IMPORT_PATH.test(path);
 
 /**
  * The HTTP application: the one path every operation takes, from `serve` and from the CLI
@@ -65,7 +68,7 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     });
   const normalLimit = limit(options.maxBody);
   const importLimit = limit(Math.max(options.maxBody, options.maxImportBody));
-  app.use(`${API_PREFIX}/*`, (c, next) => (IMPORT_PATHS.has(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
+  app.use(`${API_PREFIX}/*`, (c, next) => (isImportPath(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -136,6 +136,7 @@ export const POLICIES = {
   // gradebook categories and grades import (issue #13)
   removeGradebookCategory: p('gradebook:write', 'course:write', 'courseId'),
   setAssignmentsCategory: p('content:write', 'course:write', 'courseId'),
+  importGrades: p('gradebook:write', 'course:grade', 'courseId'),
 } satisfies Record<string, Policy>;
 
 export type OperationId = keyof typeof POLICIES;

@@ -7,6 +7,7 @@ import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { gradebookCommands } from './gradebook.js';
 import { gradebookCategoriesCommands } from './gradebook-categories.js';
+import { gradebookImportCommands } from './gradebook-import.js';
 import { gradebookPoliciesCommands } from './gradebook-policies.js';
 import { SETUP_DOC } from './gradebook-setup-change.js';
 import { lessonsCommands } from './lessons.js';
@@ -38,9 +39,10 @@ export const COMMANDS: CommandDef[] = [
   ...serveCommands,
   ...rawCommands,
   ...configCommands,
-  // issue #13: categories, setup parts and the letter scheme by command
+  // issue #13: categories, setup parts and the letter scheme by command; grades from a spreadsheet
   ...gradebookCategoriesCommands,
   ...gradebookPoliciesCommands,
+  ...gradebookImportCommands,
 ];
 
 /** Descriptions (and where to read more) for command groups that need one in --help. */

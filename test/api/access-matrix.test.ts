@@ -133,6 +133,7 @@ const REQUESTS: Partial<
   // issue #13
   removeGradebookCategory: { method: 'DELETE', path: '/courses/c1/gradebook/categories/assignments?expectedVersion=1' },
   setAssignmentsCategory: { method: 'POST', path: '/courses/c1/assignments/category', body: { categoryId: 'assignments', assignmentIds: ['a1'] } },
+  importGrades: { method: 'POST', path: '/courses/c1/gradebook/import', body: { items: [{ itemId: 'a1' }], rows: [{ studentId: 'stu1', scores: [8] }] } },
 };
 
 /** Operations whose routes are registered elsewhere or not yet built; reported as todo. */

@@ -6,6 +6,7 @@ import { courseFilesRoutes } from './course-files.js';
 import { courseRoutes } from './courses.js';
 import { gradebookRoutes } from './gradebook.js';
 import { gradebookCategoriesRoutes } from './gradebook-categories.js';
+import { gradebookImportRoutes } from './gradebook-import.js';
 import { lessonsRoutes } from './lessons.js';
 import { peopleRoutes } from './people.js';
 import { readinessRoutes } from './readiness.js';
@@ -31,6 +32,7 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   templatesRoutes,
   certificatesRoutes,
   reportingLinesRoutes,
-  // issue #13: category removal with its move, assignments into a category in bulk
+  // issue #13: category removal with its move, assignments into a category in bulk, grades import
   gradebookCategoriesRoutes,
+  gradebookImportRoutes,
 ];
