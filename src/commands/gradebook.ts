@@ -28,6 +28,22 @@ function describeSetup(s: Setup): string {
 
 const pct = (v: unknown) => (typeof v === 'number' ? v.toFixed(1) : '');
 
+const A_PERCENT = '\u0000percent';
+
+/** On a terminal: the letter from the scheme's letters, or a percent instead. */
+async function askFinalGrade(ctx: CommandContext, course: string, student: string): Promise<{ letter?: string; percent?: number }> {
+  const { bands } = (await ctx.client.request<Setup>('GET', `${base(course)}/setup`)).data.scheme;
+  const picked = await ctx.prompt.select(`Final grade for ${student}?`, [
+    ...bands.map((b) => ({ name: `${b.letter} (from ${b.min})`, value: b.letter })),
+    { name: 'a percent instead', value: A_PERCENT },
+  ]);
+  if (picked !== A_PERCENT) return { letter: picked };
+  const answer = await ctx.prompt.input('Final percent?', {
+    validate: (v) => (v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? true : 'a number, 0 or more'),
+  });
+  return { percent: Number(answer) };
+}
+
 export const gradebookCommands = defineCommands([
   {
     name: 'gradebook setup show',
@@ -210,10 +226,15 @@ export const gradebookCommands = defineCommands([
       { flags: '--expected-version <n>', description: 'fail with conflict unless the override is at this version (default: the current one)' },
     ],
     handler: async (ctx: CommandContext, [course, student]: string[], opts: Record<string, unknown>): Promise<CommandResult> => {
+      let percent = numberOption(opts.percent, '--percent');
+      let letter = opts.letter as string | undefined;
+      if (verb === 'set' && letter === undefined && percent === undefined) {
+        if (!ctx.interactive) throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
+        ({ letter, percent } = await askFinalGrade(ctx, course!, student!));
+      }
+      // Allowed (extra credit can take a grade past 100), but rarely meant.
+      if (percent !== undefined && percent > 100) ctx.note(`note: the final percent ${percent} is above 100`);
       const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
-      const percent = numberOption(opts.percent, '--percent');
-      if (verb === 'set' && opts.letter === undefined && percent === undefined)
-        throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
       let expectedVersion = numberOption(opts.expectedVersion, '--expected-version');
       const path = `${base(course!)}/students/${seg(student!)}/final`;
       if (expectedVersion === undefined) {
@@ -222,7 +243,7 @@ export const gradebookCommands = defineCommands([
       }
       const body =
         verb === 'set'
-          ? { reason, expectedVersion, letter: (opts.letter as string | undefined) ?? null, percent: percent ?? null }
+          ? { reason, expectedVersion, letter: letter ?? null, percent: percent ?? null }
           : { reason, expectedVersion, letter: null, percent: null };
       return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
     },

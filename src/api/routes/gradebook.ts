@@ -170,8 +170,9 @@ export const gradebookRoutes: RouteModule = [
       return deps.store.tx(() => {
         const setup = loadSetup(deps.store, params.courseId);
         if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
-          throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme`, [
-            { path: 'letter', message: `must be one of ${setup.scheme.bands.map((b) => b.letter).join(', ')}` },
+          const letters = setup.scheme.bands.map((b) => b.letter).join(', ');
+          throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme (${letters})`, [
+            { path: 'letter', message: `must be one of ${letters}` },
           ]);
         }
         const current = getFinalGrade(deps.store, params.courseId, params.studentId);
