@@ -6,6 +6,7 @@
  */
 import { type CommandContext, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
 import { categoryIdFromName, nextCategoryPosition, orderedCategories, placeCategory } from '../domain/grading/category-rules.js';
+import { AppError } from '../errors.js';
 import type { AssignmentValue } from '../schemas/content.js';
 import { courseOption, dropText, expectedVersionOption, explain, readSetup, SETUP_DOC, type Setup, saveSetup, weightsNote } from './gradebook-setup-change.js';
 
@@ -220,6 +221,16 @@ export const gradebookCategoriesCommands = defineCommands([
       try {
         response = await ctx.client.request<Setup>('DELETE', `/courses/${seg(courseId)}/gradebook/categories/${seg(categoryId!)}?${query}`);
       } catch (err) {
+        if (err instanceof AppError && err.code === 'conflict' && Array.isArray((err.details as { assignments?: unknown })?.assignments)) {
+          // Refused: it holds assignments. Say it in this command's words.
+          const n = (err.details as { assignments: string[] }).assignments.length;
+          const choices = others.map((c) => c.id).join(', ');
+          throw new AppError(
+            'conflict',
+            `${categoryId} holds ${n} assignment${n === 1 ? '' : 's'}: give --move-to CATEGORY (${choices || 'add another category first'}) to move ${n === 1 ? 'it' : 'them'} there; nothing changed.`,
+            err.details,
+          );
+        }
         throw explain(err, expectedVersion, (path) => (path === 'moveTo' ? '--move-to' : undefined));
       }
       const moved = held.length > 0 ? `moved ${held.length} assignment${held.length === 1 ? '' : 's'} to ${moveTo}` : undefined;

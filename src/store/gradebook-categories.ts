@@ -87,10 +87,11 @@ export function removeCategory(
     const held = assignmentsInCategory(store, courseId, categoryId);
     if (held.length > 0 && moveTo === undefined) {
       const n = held.length;
+      const [they, them] = n === 1 ? ['it moves', 'it'] : ['they move', 'them'];
       throw new AppError(
         'conflict',
         `Category ${JSON.stringify(categoryId)} holds ${n} assignment${n === 1 ? '' : 's'} (${held.slice(0, 10).join(', ')}${n > 10 ? ', ...' : ''}); ` +
-          'name the category they move to (moveTo), or move them first.',
+          `name the category ${they} to (moveTo), or move ${them} first.`,
         { categoryId, assignments: held },
       );
     }

@@ -75,6 +75,8 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
       message: 'Category "quiz" holds 2 assignments (a1, a2); name the category they move to (moveTo), or move them first.',
       details: { categoryId: 'quiz', assignments: ['a1', 'a2'] },
     });
+    const one = await svc.call('DELETE', '/courses/c1/gradebook/categories/lab?expectedVersion=1', undefined, 'inst');
+    expect(one.body.error.message).toBe('Category "lab" holds 1 assignment (a3); name the category it moves to (moveTo), or move it first.');
     const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
     expect(setup.version).toBe(1);
     expect(setup.categories).toHaveLength(3);

@@ -269,7 +269,7 @@ describe('gradebook categories remove', () => {
     expectError(
       await s.run(['gradebook', 'categories', 'remove', 'cat_project', '--course', COURSE]),
       6,
-      'error (conflict): Category "cat_project" holds 2 assignments (asg_02, asg_05); name the category they move to (moveTo), or move them first.\n',
+      'error (conflict): cat_project holds 2 assignments: give --move-to CATEGORY (cat_quiz, cat_final) to move them there; nothing changed.\n',
     );
     expect((await setupOf(s)).categories).toHaveLength(3);
     expect(await categoryOf(s, 'asg_02')).toBe('cat_project');
