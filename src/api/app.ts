@@ -22,7 +22,9 @@ export const DEFAULT_OPTIONS: AppOptions = {
 const IMPORT_PATHS = new Set([`${API_PREFIX}/import`, `${API_PREFIX}/courses/import`]);
 // #14: a whole course's content (and a sync mark's copy of it) is as large as a course import.
 const COURSE_DOCUMENT_PATH = new RegExp(`^${API_PREFIX}/courses/[^/]+/(content|sync-mark)$`);
-const takesLargeBody = (path: string) => IMPORT_PATHS.has(path) || COURSE_DOCUMENT_PATH.test(path);
+const takesLargeBody = (path: string) => IMPORT_PATHS.has(path) || COURSE_DOCUMENT_PATH.test(path) || GRADES_IMPORT_PATH.test(path);
+/** A grades import carries a whole gradebook (10,000 students x 200 items is megabytes): data, like a dataset. */
+const GRADES_IMPORT_PATH = new RegExp(`^${API_PREFIX}/courses/[^/]+/gradebook/import$`);
 
 /**
  * The HTTP application: the one path every operation takes, from `serve` and from the CLI

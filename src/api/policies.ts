@@ -157,6 +157,10 @@ export const POLICIES = {
   unpublishLesson: p('content:write', 'course:write', 'lessonId'),
   deleteLesson: p('content:write', 'course:write', 'lessonId'),
   deleteAssignment: p('content:write', 'course:write', 'assignmentId'),
+  // gradebook categories and grades import (issue #13)
+  removeGradebookCategory: p('gradebook:write', 'course:write', 'courseId'),
+  setAssignmentsCategory: p('content:write', 'course:write', 'courseId'),
+  importGrades: p('gradebook:write', 'course:grade', 'courseId'),
 } satisfies Record<string, Policy>;
 
 export type OperationId = keyof typeof POLICIES;

@@ -97,6 +97,15 @@ export interface CommandDef {
   handler: (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<CommandResult>;
   /** Commands that do not talk to the API (config, serve, health) skip client set-up. */
   noClient?: boolean;
+  /** Shown after the options in --help (where to read more). */
+  help?: string;
+}
+
+/** A command group (`gradebook setup`): its --help description and a pointer to more. */
+export interface GroupDef {
+  name: string;
+  description: string;
+  help?: string;
 }
 
 export const defineCommands = (defs: CommandDef[]): CommandDef[] => defs;

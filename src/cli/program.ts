@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { COMMANDS } from '../commands/index.js';
+import { COMMAND_GROUPS, COMMANDS } from '../commands/index.js';
 import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
@@ -73,6 +73,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       .exitOverride();
     for (const a of def.args ?? []) cmd.argument(a.name, a.description);
     for (const o of def.options ?? []) cmd.option(o.flags, o.description, o.default as string);
+    if (def.help) cmd.addHelpText('after', `\n${def.help}`);
     cmd.action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
       const args = actionArgs.slice(0, -2).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
@@ -80,6 +81,13 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       const g = command.optsWithGlobals() as GlobalOptions;
       exitCode = await runCommand(def, args, opts, g, io);
     });
+  }
+
+  for (const group of COMMAND_GROUPS) {
+    const cmd = groups.get(group.name);
+    if (!cmd) continue;
+    cmd.description(group.description);
+    if (group.help) cmd.addHelpText('after', `\n${group.help}`);
   }
 
   try {

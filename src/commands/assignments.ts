@@ -69,16 +69,35 @@ export const assignmentsCommands = defineCommands([
   },
   {
     name: 'assignments update',
-    description: 'Change an assignment (only the given fields)',
-    args: [{ name: '<assignmentId>', description: 'assignment id' }],
-    options: fieldOptions,
-    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+    description: 'Change an assignment (only the given fields); with several ids or --all-in-module, move them all to --category at once',
+    args: [{ name: '[assignmentIds...]', description: 'assignment id(s); several only with --category' }],
+    options: [...fieldOptions, { flags: '--all-in-module <moduleId>', description: 'every assignment of this module (drafts too); only with --category' }],
+    handler: async (ctx, ids, opts): Promise<CommandResult> => {
+      const module = opts.allInModule as string | undefined;
+      if (module !== undefined && ids.length > 0) throw new UsageError('give assignment ids or --all-in-module, not both');
+      if (module === undefined && ids.length === 0) throw new UsageError('missing assignment id (or --all-in-module MODULE)');
       const body = await bodyFrom(ctx, opts);
-      if (Object.keys(body).length === 0)
-        throw new UsageError(
-          'nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file',
-        );
-      return { kind: 'api', response: await ctx.client.request('PATCH', `/assignments/${seg(id!)}`, body), columns };
+      if (module === undefined && ids.length === 1) {
+        if (Object.keys(body).length === 0)
+          throw new UsageError(
+            'nothing to change: give at least one of --title, --due, --points, --position, --category, --submission-type, --rubric-file, --instructions-file',
+          );
+        return { kind: 'api', response: await ctx.client.request('PATCH', `/assignments/${seg(ids[0]!)}`, body), columns };
+      }
+      // Several at once: only the category, in one request, all or nothing.
+      const others = Object.keys(body).filter((k) => k !== 'categoryId');
+      if (others.length > 0 || !('categoryId' in body))
+        throw new UsageError('several assignments at once take only --category (change other fields one assignment at a time)');
+      const courseId =
+        module !== undefined
+          ? (await ctx.client.request<{ courseId: string }>('GET', `/modules/${seg(module)}`)).data.courseId
+          : (await ctx.client.request<{ courseId: string }>('GET', `/assignments/${seg(ids[0]!)}`)).data.courseId;
+      const target = module !== undefined ? { moduleId: module } : { assignmentIds: ids };
+      return {
+        kind: 'api',
+        response: await ctx.client.request('POST', `/courses/${seg(courseId)}/assignments/category`, { categoryId: body.categoryId, ...target }),
+        columns,
+      };
     },
   },
   {

@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
 const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
 const courseOpt = { flags: '--course <courseId>', description: 'the course' };
@@ -9,37 +10,39 @@ async function courseOf(ctx: CommandContext, args: string[], opts: Record<string
 
 const base = (course: string) => `/courses/${seg(course)}/gradebook`;
 
-interface Setup {
-  mode: string;
-  version: number;
-  categories: { id: string; name: string; weight: number; drop: { lowest: number; highest: number; keepAtLeast: number }; lateApplies: boolean }[];
-  late: { enabled: boolean; percentPerPeriod: number; period: string; basis: string; maxPeriods: number | null; afterMax: string; graceMinutes: number };
-  missing: { treatAs: string; droppable: boolean };
-  extraCredit: { categoryCapPercent: number | null; courseCapPoints: number | null };
-  scheme: { name: string; bands: { letter: string; min: number }[] };
-  updatedBy: string;
-  updatedAt: string;
-}
-
 function describeSetup(s: Setup): string {
   const lines = [
     `mode      ${s.mode}   (version ${s.version}, updated ${s.updatedAt} by ${s.updatedBy})`,
     'categories',
     ...s.categories.map(
       (c) =>
-        `  ${c.id.padEnd(14)} ${c.name.padEnd(20)} ${s.mode === 'weighted' ? `${c.weight}%`.padEnd(6) : ''} drop lowest ${c.drop.lowest}, highest ${c.drop.highest}, keep >= ${c.drop.keepAtLeast}${c.lateApplies ? '' : ', no late penalty'}`,
+        `  ${c.id.padEnd(14)} ${c.name.padEnd(20)} ${s.mode === 'weighted' ? `${c.weight}%`.padEnd(6) : ''} ${dropText(c.drop)}${c.lateApplies ? '' : ', no late penalty'}`,
     ),
-    s.late.enabled
-      ? `late      -${s.late.percentPerPeriod}% of ${s.late.basis} per ${s.late.period}, ${s.late.maxPeriods === null ? 'no cap' : `at most ${s.late.maxPeriods} (then ${s.late.afterMax})`}, grace ${s.late.graceMinutes} min`
-      : `late      off (grace ${s.late.graceMinutes} min for missing work)`,
-    `missing   ${s.missing.treatAs}${s.missing.droppable ? ', droppable' : ''}`,
-    `extra     category cap ${s.extraCredit.categoryCapPercent ?? 'none'}%, course cap ${s.extraCredit.courseCapPoints ?? 'none'} points`,
-    `letters   ${s.scheme.name}: ${s.scheme.bands.map((b) => `${b.letter} ${b.min}`).join(', ')}`,
+    `late      ${lateText(s.late)}`,
+    `missing   ${missingText(s.missing)}`,
+    `extra     ${extraCreditText(s.extraCredit)}`,
+    `letters   ${schemeText(s.scheme)}`,
   ];
   return lines.join('\n') + '\n';
 }
 
 const pct = (v: unknown) => (typeof v === 'number' ? v.toFixed(1) : '');
+
+const A_PERCENT = '\u0000percent';
+
+/** On a terminal: the letter from the scheme's letters, or a percent instead. */
+async function askFinalGrade(ctx: CommandContext, course: string, student: string): Promise<{ letter?: string; percent?: number }> {
+  const { bands } = (await ctx.client.request<Setup>('GET', `${base(course)}/setup`)).data.scheme;
+  const picked = await ctx.prompt.select(`Final grade for ${student}?`, [
+    ...bands.map((b) => ({ name: `${b.letter} (from ${b.min})`, value: b.letter })),
+    { name: 'a percent instead', value: A_PERCENT },
+  ]);
+  if (picked !== A_PERCENT) return { letter: picked };
+  const answer = await ctx.prompt.input('Final percent?', {
+    validate: (v) => (v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? true : 'a number, 0 or more'),
+  });
+  return { percent: Number(answer) };
+}
 
 export const gradebookCommands = defineCommands([
   {
@@ -223,10 +226,15 @@ export const gradebookCommands = defineCommands([
       { flags: '--expected-version <n>', description: 'fail with conflict unless the override is at this version (default: the current one)' },
     ],
     handler: async (ctx: CommandContext, [course, student]: string[], opts: Record<string, unknown>): Promise<CommandResult> => {
+      let percent = numberOption(opts.percent, '--percent');
+      let letter = opts.letter as string | undefined;
+      if (verb === 'set' && letter === undefined && percent === undefined) {
+        if (!ctx.interactive) throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
+        ({ letter, percent } = await askFinalGrade(ctx, course!, student!));
+      }
+      // Allowed (extra credit can take a grade past 100), but rarely meant.
+      if (percent !== undefined && percent > 100) ctx.note(`note: the final percent ${percent} is above 100`);
       const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
-      const percent = numberOption(opts.percent, '--percent');
-      if (verb === 'set' && opts.letter === undefined && percent === undefined)
-        throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
       let expectedVersion = numberOption(opts.expectedVersion, '--expected-version');
       const path = `${base(course!)}/students/${seg(student!)}/final`;
       if (expectedVersion === undefined) {
@@ -235,7 +243,7 @@ export const gradebookCommands = defineCommands([
       }
       const body =
         verb === 'set'
-          ? { reason, expectedVersion, letter: (opts.letter as string | undefined) ?? null, percent: percent ?? null }
+          ? { reason, expectedVersion, letter: letter ?? null, percent: percent ?? null }
           : { reason, expectedVersion, letter: null, percent: null };
       return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
     },
@@ -264,10 +272,21 @@ export const gradebookCommands = defineCommands([
     name: 'gradebook export',
     description: 'The gradebook as CSV (RFC 4180, UTF-8, CRLF) on stdout or --out FILE',
     args: [courseArg],
-    options: [courseOpt, { flags: '--out <file>', description: 'write the CSV to this file' }],
+    options: [
+      courseOpt,
+      { flags: '--out <file>', description: 'write the CSV to this file' },
+      {
+        flags: '--layout <layout>',
+        description: 'default (every item, category and grade column) or registrar (Student ID, Student, Email, Final %, Final Letter)',
+      },
+      { flags: '--bom', description: 'start with a UTF-8 byte-order mark, for spreadsheet programs that need one to read accents right' },
+    ],
     handler: async (ctx, args, opts): Promise<CommandResult> => {
       const course = await courseOf(ctx, args, opts);
-      const response = await ctx.client.request<{ csv: string }>('GET', `${base(course)}/export`);
+      const query = new URLSearchParams();
+      if (opts.layout !== undefined) query.set('layout', String(opts.layout));
+      if (opts.bom) query.set('bom', 'true');
+      const response = await ctx.client.request<{ csv: string }>('GET', `${base(course)}/export${query.size > 0 ? `?${query}` : ''}`);
       if (opts.out) {
         await ctx.writeFile(String(opts.out), response.data.csv);
         return { kind: 'none', note: `wrote ${String(opts.out)}` };

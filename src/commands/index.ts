@@ -1,4 +1,4 @@
-import type { CommandDef } from '../cli/command.js';
+import type { CommandDef, GroupDef } from '../cli/command.js';
 import { assignmentsCommands } from './assignments.js';
 import { blocksCommands } from './blocks.js';
 import { certificatesCommands } from './certificates.js';
@@ -9,6 +9,10 @@ import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { fixtureCommands } from './fixture.js';
 import { gradebookCommands } from './gradebook.js';
+import { gradebookCategoriesCommands } from './gradebook-categories.js';
+import { gradebookImportCommands } from './gradebook-import.js';
+import { gradebookPoliciesCommands } from './gradebook-policies.js';
+import { SETUP_DOC } from './gradebook-setup-change.js';
 import { lessonsCommands } from './lessons.js';
 import { peopleCommands } from './people.js';
 import { rawCommands } from './raw.js';
@@ -43,4 +47,24 @@ export const COMMANDS: CommandDef[] = [
   // #14 offline authoring round trip and the content lifecycle
   ...contentLifecycleCommands,
   ...courseSyncCommands,
+  // issue #13: categories, setup parts and the letter scheme by command; grades from a spreadsheet
+  ...gradebookCategoriesCommands,
+  ...gradebookPoliciesCommands,
+  ...gradebookImportCommands,
+];
+
+/** Descriptions (and where to read more) for command groups that need one in --help. */
+export const COMMAND_GROUPS: GroupDef[] = [
+  // issue #13
+  {
+    name: 'gradebook setup',
+    description: "A course's gradebook setup: show it, change one part (late, missing, extra-credit, mode), or replace it whole (set, edit)",
+    help: `Every setup field, its meaning, limits and an example: ${SETUP_DOC}\nCategories: coursebook gradebook categories --help. Letters: coursebook gradebook scheme set --help.`,
+  },
+  {
+    name: 'gradebook categories',
+    description: "A course's gradebook categories: list, add, update, remove",
+    help: `Every category field and its limits: ${SETUP_DOC}`,
+  },
+  { name: 'gradebook scheme', description: "A course's letter scheme", help: `The scheme's fields and limits: ${SETUP_DOC}` },
 ];

@@ -217,7 +217,8 @@ export const AssignmentCreate = z.strictObject({
   points: Points,
   submissionType: SubmissionType.default('text'),
   dueAt: TimestampInput.nullable().default(null),
-  categoryId: Id.nullable().default(null),
+  /** Absent: the setup's first category; null: no category. */
+  categoryId: Id.nullable().optional(),
   position: Position.optional(),
   rubric: Rubric.default([]),
   instructions: z.array(BlockInput).max(500).default([]),

@@ -53,7 +53,8 @@ export const CourseFile = z
                 points: Points,
                 dueAt: TimestampInput.nullable().default(null),
                 submissionType: SubmissionType.default('text'),
-                categoryId: Id.nullable().default(null),
+                // Absent: the setup's first category (the file's setup, else the default); null: none.
+                categoryId: Id.nullable().optional(),
                 status: Status.default('draft'),
                 publishedAt: TimestampInput.nullable().default(null),
                 rubric: Rubric.default([]),

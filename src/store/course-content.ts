@@ -8,8 +8,10 @@
  * it fails exactly when the write would.
  */
 import { COURSE_FIELDS, canonical, comparableBlock, contentFileProblems, planContent, planSize } from '../domain/content/content-plan.js';
-import { assignmentCategoryProblems } from '../domain/content/course-rules.js';
 import type { AssignmentStanding } from '../domain/content/student-work.js';
+import { nextCount } from '../domain/counters.js';
+import { categoryProblems } from '../domain/grading/category-rules.js';
+import { firstCategoryId } from '../domain/grading/defaults.js';
 import { setupProblems } from '../domain/grading/setup-soundness.js';
 import { AppError, invalid, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
@@ -148,7 +150,7 @@ function assertIdsFree(store: Store, courseId: string, file: CourseFileValue): v
 function assertCategoriesKnown(store: Store, courseId: string, file: CourseFileValue): void {
   const categories = file.gradebookSetup?.categories ?? getGradebookSetup(store, courseId)?.categories ?? [];
   const problems = file.modules.flatMap((m, mi) =>
-    m.assignments.flatMap((a, ai) => assignmentCategoryProblems(a.categoryId, categories, `modules[${mi}].assignments[${ai}].categoryId`)),
+    m.assignments.flatMap((a, ai) => categoryProblems(categories, a.categoryId, `modules[${mi}].assignments[${ai}].categoryId`)),
   );
   if (problems.length > 0) throw invalid(problems);
 }
@@ -192,7 +194,7 @@ function applyToCourse(
       ...file.gradebookSetup,
       courseId,
       categories: file.gradebookSetup.categories.map((c) => ({ ...c, courseId })),
-      version: stored.version + 1,
+      version: nextCount(stored.version, 'The setup version'),
       updatedBy: actorId,
       updatedAt: now,
     };
@@ -201,6 +203,7 @@ function applyToCourse(
     putGradebookSetup(store, setup);
   }
 
+  const firstCategory = firstCategoryId(getGradebookSetup(store, courseId)?.categories ?? []);
   const modules = rowsOf(store, MODULES, 'SELECT * FROM modules WHERE course_id = ?', courseId);
   const lessons = rowsOf(store, LESSONS, 'SELECT * FROM lessons WHERE course_id = ?', courseId);
   const assignments = rowsOf(store, ASSIGNMENTS, 'SELECT * FROM assignments WHERE course_id = ?', courseId);
@@ -247,8 +250,16 @@ function applyToCourse(
       put(LESSONS, store, lessons.get(record.id), record);
     });
     m.assignments.forEach((a, position) => {
-      const { instructions: _i, id, ...rest } = a;
-      const record: AssignmentRowValue = { ...rest, id: id!, moduleId: m.id!, courseId, position };
+      const { instructions: _i, id, categoryId, ...rest } = a;
+      // Without a categoryId an assignment goes into the setup's first category, as on every creation path.
+      const record: AssignmentRowValue = {
+        ...rest,
+        categoryId: categoryId === undefined ? firstCategory : categoryId,
+        id: id!,
+        moduleId: m.id!,
+        courseId,
+        position,
+      };
       keep.assignments.add(record.id);
       put(ASSIGNMENTS, store, assignments.get(record.id), record);
     });

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
 import { GRADEBOOK_SETUPS, insertRecord, type Row } from './tables.js';
@@ -14,4 +15,13 @@ export function putGradebookSetup(store: Store, setup: GradebookSetupValue): Gra
 
 export function listGradebookSetups(store: Store): GradebookSetupValue[] {
   return (store.stmt('SELECT * FROM gradebook_setups ORDER BY course_id').all() as Row[]).map(GRADEBOOK_SETUPS.fromRow);
+}
+
+/** A change made on `expected` must find the setup still there: else `conflict` with the current version (never a lost write). */
+export function assertSetupVersion(current: GradebookSetupValue, expected: number): void {
+  if (expected !== current.version) {
+    throw new AppError('conflict', `The setup is at version ${current.version}, not ${expected}; read it again and reapply your change.`, {
+      currentVersion: current.version,
+    });
+  }
 }

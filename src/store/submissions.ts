@@ -32,3 +32,8 @@ export function writeGrade(store: Store, id: string, state: SubmissionValue['sta
     .stmt('UPDATE submissions SET state = ?, grade = ?, score = ?, released_at = ? WHERE id = ?')
     .run(state, JSON.stringify(grade), grade.score, grade.releasedAt, id);
 }
+
+/** A graded submission's state: a regrade of a returned one stays returned (the student already sees its grade). */
+export function gradedState(releasedAt: string | null): SubmissionValue['state'] {
+  return releasedAt ? 'returned' : 'graded';
+}

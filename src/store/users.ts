@@ -44,9 +44,9 @@ export function deleteEnrollment(store: Store, courseId: string, userId: string)
 }
 
 /** Students of a course with their names, ordered by name then id (code-point order). */
-export function listStudents(store: Store, courseId: string): { id: string; name: string }[] {
+export function listStudents(store: Store, courseId: string): { id: string; name: string; email: string | null }[] {
   const rows = store
-    .stmt("SELECT u.id, u.name FROM enrollments e JOIN users u ON u.id = e.user_id WHERE e.course_id = ? AND e.role = 'student'")
-    .all(courseId) as { id: string; name: string }[];
+    .stmt("SELECT u.id, u.name, u.email FROM enrollments e JOIN users u ON u.id = e.user_id WHERE e.course_id = ? AND e.role = 'student'")
+    .all(courseId) as { id: string; name: string; email: string | null }[];
   return rows.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
 }

@@ -180,6 +180,10 @@ const REQUESTS: Partial<
   unpublishLesson: { method: 'POST', path: '/lessons/l1/unpublish' },
   deleteLesson: { method: 'DELETE', path: '/lessons/l1' },
   deleteAssignment: { method: 'DELETE', path: '/assignments/a1', conflictOk: true },
+  // issue #13
+  removeGradebookCategory: { method: 'DELETE', path: '/courses/c1/gradebook/categories/assignments?expectedVersion=1' },
+  setAssignmentsCategory: { method: 'POST', path: '/courses/c1/assignments/category', body: { categoryId: 'assignments', assignmentIds: ['a1'] } },
+  importGrades: { method: 'POST', path: '/courses/c1/gradebook/import', body: { items: [{ itemId: 'a1' }], rows: [{ studentId: 'stu1', scores: [8] }] } },
 };
 
 /** The fixture control routes exist only with serve --allow-admin: the matrix service has them, and one fault rule. */

@@ -207,7 +207,8 @@ describe('assignments', () => {
       dueAt: '2026-12-01T16:00:00.000Z',
       points: 10,
       submissionType: 'text',
-      categoryId: null,
+      // No categoryId: the setup's first category (the default setup's "assignments").
+      categoryId: 'assignments',
       position: 0,
     });
     expect(a.instructions.map((b: { type: string; lessonId: null; position: number }) => [b.type, b.lessonId, b.position])).toEqual([

@@ -322,6 +322,7 @@ describe('PUT /courses/{courseId}/content', () => {
     expect(created.contentRevision).toBe(res.body.revision);
     const expected = structuredClone(file);
     expected.gradebookSetup.courseId = 'c9';
+    for (const category of expected.gradebookSetup.categories) category.courseId = 'c9';
     expect(fileOf(created)).toEqual(expected);
     // A dry run of a creation writes nothing and has no revision.
     const dry = await put({ ...file, course: { ...file.course, id: 'c8' }, modules: [] }, { dryRun: true }, 'admin', 'c8');
@@ -436,7 +437,7 @@ describe('PUT /courses/{courseId}/content', () => {
     const res = await put(file);
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([
-      { path: 'modules[0].assignments[0].categoryId', message: '"nope" is not a category of the course\'s gradebook setup' },
+      { path: 'modules[0].assignments[0].categoryId', message: '"nope" is not a category of the course\'s gradebook setup (its categories: assignments)' },
     ]);
   });
 

@@ -29,7 +29,23 @@ describe('dataset import', () => {
     expect(summary).toMatchObject({ users: 29, courses: 1, submissions: demo.submissions.length, assignments: 7 });
     importDataset(store, clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Second' }] }, { replace: false });
     const setup = JSON.parse((store.db.prepare("SELECT setup FROM gradebook_setups WHERE course_id = 'c2'").get() as { setup: string }).setup);
-    expect(setup).toMatchObject({ courseId: 'c2', mode: 'points', version: 1, rulesVersion: 1, categories: [] });
+    expect(setup).toMatchObject({
+      courseId: 'c2',
+      mode: 'points',
+      version: 1,
+      rulesVersion: 1,
+      categories: [
+        {
+          id: 'assignments',
+          courseId: 'c2',
+          name: 'Assignments',
+          position: 0,
+          weight: 100,
+          drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+          lateApplies: true,
+        },
+      ],
+    });
     store.close();
   });
 

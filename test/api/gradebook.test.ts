@@ -74,7 +74,17 @@ describe('gradebook setup', () => {
     expect(res.body).toMatchObject({
       courseId: created.body.id,
       mode: 'points',
-      categories: [],
+      categories: [
+        {
+          id: 'assignments',
+          courseId: created.body.id,
+          name: 'Assignments',
+          position: 0,
+          weight: 100,
+          drop: { lowest: 0, highest: 0, keepAtLeast: 1 },
+          lateApplies: true,
+        },
+      ],
       version: 1,
       rulesVersion: 1,
       late: { enabled: false, percentPerPeriod: 0, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },

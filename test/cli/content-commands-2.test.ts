@@ -371,7 +371,8 @@ describe('assignments list', () => {
     const draft = await draftAssignment(cb, 'Draft chart');
     const admin = await cb.run(['assignments', 'list', 'crs_data101']);
     expect(admin.code).toBe(0);
-    expect(rows(admin.stdout)).toEqual([...DEMO_ASSIGNMENTS, [draft, 'Draft chart', 'draft', '10', '', '']]);
+    // Created without --category: in the setup's first category (cat_quiz, position 0).
+    expect(rows(admin.stdout)).toEqual([...DEMO_ASSIGNMENTS, [draft, 'Draft chart', 'draft', '10', '', 'cat_quiz']]);
     // #14: asg_07 is published but sits in the draft module mod_03, so students do not see it.
     expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101']))).toEqual(DEMO_ASSIGNMENTS.filter((r) => r[0] !== 'asg_07'));
   });
@@ -488,7 +489,11 @@ describe('assignments create', () => {
   });
 
   it('invalid values are refused (exit 3), naming the field', async () => {
-    expectError(await create('--category', 'cat_nope'), 3, `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup\n`);
+    expectError(
+      await create('--category', 'cat_nope'),
+      3,
+      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
+    );
     expectError(await create('--due', 'tomorrow'), 3, 'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n');
     expectError(await create('--submission-type', 'video'), 3, 'error (invalid): submissionType: must be one of "text", "file", "link"\n');
     expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '-5']), 3, 'error (invalid): points: must be >= 0\n');
@@ -558,7 +563,7 @@ describe('assignments update', () => {
     expectError(
       await cb.run(['assignments', 'update', 'asg_02', '--category', 'cat_nope']),
       3,
-      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup\n`,
+      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
     );
     expectError(
       await cb.run(['assignments', 'update', 'asg_02', '--due', '2026-02-30T00:00:00Z']),

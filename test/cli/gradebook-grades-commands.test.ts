@@ -129,7 +129,7 @@ describe('gradebook final set', () => {
   it('a letter outside the scheme or a negative percent is invalid naming the field (exit 3)', async () => {
     expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--letter', 'Q', '--reason', 'x'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): letter: "Q" is not a letter of the course\'s scheme\n',
+      stderr: 'error (invalid): letter: "Q" is not a letter of the course\'s scheme (A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F)\n',
     });
     expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--percent=-5', '--reason', 'x'])).toMatchObject({
       code: 3,
@@ -252,7 +252,7 @@ describe('gradebook export', () => {
     expect(lines).toHaveLength(2 + 25 + 1);
     expect(lines[0]).toBe(
       'Student,Student ID,Quiz: kinds of dirty data (asg_01),Quiz: averages (asg_03),Quiz: spread (asg_04),Bonus: find a misleading average in the news (asg_06),' +
-        'Clean the survey table (asg_02),Summary report (asg_05),Final chart (asg_07),Quizzes %,Projects %,Final %,Calculated %,Calculated Letter,Override %,Override Letter,Final %,Final Letter',
+        'Clean the survey table (asg_02),Summary report (asg_05),Final chart (asg_07),Quizzes %,Projects %,Final (cat_final) %,Calculated %,Calculated Letter,Override %,Override Letter,Final %,Final Letter',
     );
     expect(lines[1]).toBe('Points Possible,,10,10,10,0,40,40,50,,,,,,,,,');
     expect(lines[2]).toBe('Amara Okafor,usr_s01,7,8.5,8.5,,39.5,,,85.0,98.8,,92.9,A-,,,92.9,A-');

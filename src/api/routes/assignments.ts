@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { assignmentCategoryProblems } from '../../domain/content/course-rules.js';
+import { categoryProblems } from '../../domain/grading/category-rules.js';
+import { firstCategoryId } from '../../domain/grading/defaults.js';
 import { invalid, notFound, type Problem } from '../../errors.js';
 import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
@@ -15,8 +16,9 @@ const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
 const AssignmentParams = z.object({ assignmentId: Id });
 
-const checkCategory = (store: Store, courseId: string, categoryId: string | null | undefined): Problem[] =>
-  assignmentCategoryProblems(categoryId, getGradebookSetup(store, courseId)?.categories ?? []);
+function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Problem[] {
+  return categoryProblems(getGradebookSetup(store, courseId)?.categories ?? [], categoryId);
+}
 
 export const assignmentsRoutes: RouteModule = [
   defineOperation({
@@ -33,7 +35,7 @@ export const assignmentsRoutes: RouteModule = [
     operationId: 'createAssignment',
     method: 'post',
     path: '/modules/{moduleId}/assignments',
-    summary: 'Create a draft assignment (last in the module unless a position is given)',
+    summary: "Create a draft assignment (last in the module unless a position is given; without categoryId, in the setup's first category)",
     tag: 'assignments',
     params: ModuleParams,
     body: AssignmentCreate,
@@ -62,7 +64,7 @@ export const assignmentsRoutes: RouteModule = [
             dueAt: body.dueAt,
             points: body.points,
             submissionType: body.submissionType,
-            categoryId: body.categoryId,
+            categoryId: body.categoryId === undefined ? firstCategoryId(getGradebookSetup(deps.store, mod.courseId)?.categories ?? []) : body.categoryId,
             rubric: body.rubric,
           },
           body.position,

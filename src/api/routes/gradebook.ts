@@ -1,12 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { nextCount } from '../../domain/counters.js';
-import { computeCourseGrades, computeSetupChecks, finalGrade, renderGradebookCsv, type GradebookSetup as SetupValue } from '../../domain/grading/index.js';
+import { computeCourseGrades, computeSetupChecks, finalGrade, type GradebookSetup as SetupValue } from '../../domain/grading/index.js';
 import { KNOWN_RULES_VERSIONS, setupProblems } from '../../domain/grading/setup-soundness.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import {
   CheckCode,
   DismissBody,
+  ExportQuery,
   ExportResult,
   FinalGradeBody,
   FinalGradeResult,
@@ -15,7 +16,6 @@ import {
   SetupCheck,
 } from '../../schemas/gradebook.js';
 import type { Store } from '../../store/db.js';
-import { loadSubmissionRecords } from '../../store/grade-cells.js';
 import {
   appendFinalGradeHistory,
   courseSubmissions,
@@ -26,26 +26,13 @@ import {
   publishedItems,
   putFinalGrade,
 } from '../../store/gradebook.js';
-import { putGradebookSetup } from '../../store/gradebook-setups.js';
+import { gradebookCsv, courseGradingInput as gradingInput } from '../../store/gradebook-export.js';
+import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const CourseParams = z.object({ courseId: Id });
 const StudentParams = z.object({ courseId: Id, studentId: Id });
-
-/** Everything the grading engine needs for one course at one instant (the staff view). */
-export function gradingInput(store: Store, courseId: string) {
-  const setup = loadSetup(store, courseId);
-  const items = publishedItems(store, courseId);
-  const students = listStudents(store, courseId);
-  const records = loadSubmissionRecords(
-    store,
-    courseId,
-    items.map((it) => it.id),
-    students.map((s) => s.id),
-  );
-  return { setup, items, students, records };
-}
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
   return putGradebookSetup(store, { ...setup, version: nextCount(setup.version, 'The setup version'), updatedBy: by, updatedAt: at });
@@ -86,12 +73,7 @@ export const gradebookRoutes: RouteModule = [
       if (rules.length > 0)
         throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
       return deps.store.tx(() => {
-        const current = loadSetup(deps.store, params.courseId);
-        if (body.version !== current.version) {
-          throw new AppError('conflict', `The setup is at version ${current.version}, not ${body.version}; read it again and reapply your change.`, {
-            currentVersion: current.version,
-          });
-        }
+        assertSetupVersion(loadSetup(deps.store, params.courseId), body.version);
         return saveBumped(deps.store, body, granted.caller.user.id, deps.clock.now());
       });
     },
@@ -209,8 +191,9 @@ export const gradebookRoutes: RouteModule = [
       return deps.store.tx(() => {
         const setup = loadSetup(deps.store, params.courseId);
         if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
-          throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme`, [
-            { path: 'letter', message: `must be one of ${setup.scheme.bands.map((b) => b.letter).join(', ')}` },
+          const letters = setup.scheme.bands.map((b) => b.letter).join(', ');
+          throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme (${letters})`, [
+            { path: 'letter', message: `must be one of ${letters}` },
           ]);
         }
         const current = getFinalGrade(deps.store, params.courseId, params.studentId);
@@ -264,15 +247,13 @@ export const gradebookRoutes: RouteModule = [
     operationId: 'exportGradebook',
     method: 'get',
     path: '/courses/{courseId}/gradebook/export',
-    summary: 'The gradebook as RFC 4180 CSV (in {csv})',
+    summary: 'The gradebook as RFC 4180 CSV (in {csv}); layout=registrar for Student ID, Student, Email, Final %, Final Letter; bom=true for a byte-order mark',
     tag: 'gradebook',
     params: CourseParams,
+    query: ExportQuery,
     response: ExportResult,
-    handler: ({ deps, params }) => {
-      const input = gradingInput(deps.store, params.courseId);
-      const grades = computeCourseGrades({ ...input, now: deps.clock.now() });
-      const overrides = listFinalGrades(deps.store, params.courseId).map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter }));
-      return { csv: renderGradebookCsv({ setup: input.setup, items: input.items, students: input.students, grades, overrides }) };
-    },
+    handler: ({ deps, params, query }) => ({
+      csv: gradebookCsv(deps.store, params.courseId, deps.clock.now(), { layout: query.layout, bom: query.bom === 'true' }),
+    }),
   }),
 ];

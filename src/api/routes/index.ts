@@ -7,6 +7,8 @@ import { courseContentRoutes } from './course-content.js';
 import { courseFilesRoutes } from './course-files.js';
 import { courseRoutes } from './courses.js';
 import { gradebookRoutes } from './gradebook.js';
+import { gradebookCategoriesRoutes } from './gradebook-categories.js';
+import { gradebookImportRoutes } from './gradebook-import.js';
 import { lessonsRoutes } from './lessons.js';
 import { peopleRoutes } from './people.js';
 import { readinessRoutes } from './readiness.js';
@@ -35,6 +37,9 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   // #14 offline authoring round trip and the content lifecycle
   courseContentRoutes,
   contentLifecycleRoutes,
+  // issue #13: category removal with its move, assignments into a category in bulk, grades import
+  gradebookCategoriesRoutes,
+  gradebookImportRoutes,
 ];
 
 // #16: fixture control (/_admin/...), registered by createApp only with serve --allow-admin.

@@ -5,7 +5,7 @@ import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { GradeInput, Submission, SubmissionCreate } from '../../schemas/content.js';
 import { getAssignmentRow } from '../../store/assignments.js';
-import { getSubmission, insertSubmission, lastAttempt, listSubmissions, writeGrade } from '../../store/submissions.js';
+import { getSubmission, gradedState, insertSubmission, lastAttempt, listSubmissions, writeGrade } from '../../store/submissions.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const AssignmentParams = z.object({ assignmentId: Id });
@@ -93,8 +93,7 @@ export const submissionsRoutes: RouteModule = [
           gradedAt: deps.clock.now(),
           releasedAt: released,
         };
-        // A regrade of a returned submission stays returned: the student already sees its grade.
-        writeGrade(deps.store, sub.id, released ? 'returned' : 'graded', grade);
+        writeGrade(deps.store, sub.id, gradedState(released), grade);
         return getSubmission(deps.store, sub.id);
       }),
   }),

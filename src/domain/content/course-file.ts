@@ -1,11 +1,13 @@
 /**
  * A course file (docs/course-format.md) as dataset records: the nested modules, lessons,
- * blocks and assignments flattened with their positions in the order written, and the ids
- * the file leaves out drawn from the id source. Pure; the dataset import writes it.
+ * blocks and assignments flattened with their positions in the order written, the ids
+ * the file leaves out drawn from the id source, and an assignment without `categoryId`
+ * placed in the first category. Pure; the dataset import writes it.
  */
 import type { Ids } from '../../runtime/ids.js';
 import type { CourseFileValue } from '../../schemas/course-file.js';
 import type { DatasetInput } from '../../schemas/dataset.js';
+import { defaultCategory, firstCategoryId } from '../grading/defaults.js';
 
 /** A course file as dataset records, generating the ids it leaves out. */
 export function courseFileToDataset(file: CourseFileValue, ids: Ids): DatasetInput & { courses: [{ id: string }] } {
@@ -15,6 +17,9 @@ export function courseFileToDataset(file: CourseFileValue, ids: Ids): DatasetInp
   const lessons: NonNullable<DatasetInput['lessons']> = [];
   const blocks: NonNullable<DatasetInput['blocks']> = [];
   const assignments: NonNullable<DatasetInput['assignments']> = [];
+  // The course gets the file's setup, else the default one: an assignment that names no
+  // category goes into that setup's first category, as one created through the API does.
+  const firstCategory = firstCategoryId(file.gradebookSetup?.categories ?? [defaultCategory(courseId)]);
   file.modules.forEach((m, mi) => {
     const moduleId = m.id ?? ids.next('mod');
     modules.push({ id: moduleId, courseId, title: m.title, objective: m.objective, status: m.status, position: mi });
@@ -26,6 +31,7 @@ export function courseFileToDataset(file: CourseFileValue, ids: Ids): DatasetInp
     m.assignments.forEach((a, ai) => {
       assignments.push({
         ...a,
+        categoryId: a.categoryId === undefined ? firstCategory : a.categoryId,
         id: a.id ?? ids.next('asg'),
         moduleId,
         position: ai,

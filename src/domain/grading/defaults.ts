@@ -1,4 +1,5 @@
-import type { GradebookSetup } from './types.js';
+import { compareStrings } from '../compare.js';
+import type { Category, GradebookSetup } from './types.js';
 
 const DEFAULT_BANDS: [string, number][] = [
   ['A', 93],
@@ -15,12 +16,33 @@ const DEFAULT_BANDS: [string, number][] = [
   ['F', 0],
 ];
 
-/** The setup every course starts with (gradebook-operations.md, "Setup"). */
+/**
+ * The category every new course starts with, so an assignment created the simplest way
+ * counts somewhere (a course with no categories exports no item columns at all).
+ */
+export function defaultCategory(courseId: string): Category {
+  return { id: 'assignments', courseId, name: 'Assignments', position: 0, weight: 100, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true };
+}
+
+/**
+ * The category an assignment created without `categoryId` goes into: the setup's first by
+ * (position, id), or none when the setup has no categories. Every creation path (the
+ * assignment route, course files) asks this one function.
+ */
+export function firstCategoryId(categories: readonly Pick<Category, 'id' | 'position'>[]): string | null {
+  let first: Pick<Category, 'id' | 'position'> | null = null;
+  for (const c of categories) {
+    if (first === null || c.position < first.position || (c.position === first.position && compareStrings(c.id, first.id) < 0)) first = c;
+  }
+  return first?.id ?? null;
+}
+
+/** The setup every course starts with (gradebook-operations.md, "Setup"; docs/decisions.md for the default category). */
 export function defaultGradebookSetup(courseId: string, now: string, updatedBy: string): GradebookSetup {
   return {
     courseId,
     mode: 'points',
-    categories: [],
+    categories: [defaultCategory(courseId)],
     late: { enabled: false, percentPerPeriod: 0, period: 'day', basis: 'possible', maxPeriods: null, afterMax: 'hold-at-max', graceMinutes: 0 },
     missing: { treatAs: 'exclude-until-graded', droppable: false },
     extraCredit: { categoryCapPercent: null, courseCapPoints: null },

@@ -14,12 +14,16 @@ export function textCell(value: string): string {
 const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const percentCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(1));
 
+/** `default`: the full gradebook; `registrar`: `Student ID, Student, Email, Final %, Final Letter` per student, nothing else. */
+export type ExportLayout = 'default' | 'registrar';
+
 export function renderGradebookCsv(input: {
   setup: GradebookSetup;
   items: GradeItem[];
   students: GradeStudent[];
   grades: CourseGrades;
   overrides: FinalOverride[];
+  layout?: ExportLayout;
 }): string {
   const { setup } = input;
   const cats = [...setup.categories].sort(compareCategoriesInOrder);
@@ -34,9 +38,16 @@ export function renderGradebookCsv(input: {
   const tail = ['Calculated %', 'Calculated Letter', 'Override %', 'Override Letter', 'Final %', 'Final Letter'];
   const numberCell = cachedNumberCell();
 
+  const registrar = input.layout === 'registrar';
+
   const lines: string[] = [];
-  lines.push(['Student', 'Student ID', ...columns.map((it) => `${it.title} (${it.id})`), ...cats.map((c) => `${c.name} %`), ...tail].map(textCell).join(','));
-  lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
+  if (registrar) lines.push(REGISTRAR_HEADER.map(textCell).join(','));
+  else {
+    const itemHeaders = columns.map((it) => `${it.title} (${it.id})`);
+    const fixed = ['Student', 'Student ID', ...itemHeaders, ...tail];
+    lines.push(['Student', 'Student ID', ...itemHeaders, ...categoryHeaders(cats, fixed), ...tail].map(textCell).join(','));
+    lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
+  }
 
   const students = [...input.students].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
   for (const student of students) {
@@ -45,6 +56,11 @@ export function renderGradebookCsv(input: {
     const calculated = g?.percent ?? null;
     const overrideLetter = o?.letter ?? null;
     const { overridePercent, finalPercent, finalLetter } = finalGrade({ calculatedPercent: calculated, override: o ?? null, scheme: setup.scheme });
+    if (registrar) {
+      const cells = [textCell(student.id), textCell(student.name), textCell(student.email ?? ''), percentCell(finalPercent), textCell(finalLetter ?? '')];
+      lines.push(cells.join(','));
+      continue;
+    }
     // One array per row joined once: concatenating 200 cells into a string is 4x slower.
     const row: string[] = new Array(columnCell.length + cats.length + 8);
     let j = 0;
@@ -79,4 +95,43 @@ function cachedNumberCell(): (v: number) => string {
     }
     return text;
   };
+}
+
+const REGISTRAR_HEADER = ['Student ID', 'Student', 'Email', 'Final %', 'Final Letter'];
+
+/**
+ * One `<name> %` header per category, every one unique (a spreadsheet or csv.DictReader
+ * keeps one of two equal headers): a category whose `<name> %` equals another header (a
+ * fixed column, an item column, or another category's) is written `<name> (<id>) %`.
+ * Renaming can make a new collision (a category named `Final (x)`), so it repeats until
+ * nothing collides; ids that imitate another header get a number as a last resort.
+ */
+function categoryHeaders(cats: GradebookSetup['categories'], others: string[]): string[] {
+  const headers = cats.map((c) => `${c.name} %`);
+  const renamed = cats.map(() => false);
+  const repeated = () => {
+    const count = new Map<string, number>();
+    for (const h of [...others, ...headers]) count.set(h, (count.get(h) ?? 0) + 1);
+    return (h: string) => count.get(h)! > 1;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    const isRepeated = repeated();
+    headers.forEach((h, i) => {
+      if (renamed[i] || !isRepeated(h)) return;
+      headers[i] = `${cats[i]!.name} (${cats[i]!.id}) %`;
+      renamed[i] = true;
+      changed = true;
+    });
+  }
+  const isRepeated = repeated();
+  const taken = new Set([...others, ...headers]);
+  headers.forEach((h, i) => {
+    if (!isRepeated(h)) return;
+    let n = 2;
+    while (taken.has(`${h.slice(0, -2)} ${n} %`)) n++;
+    headers[i] = `${h.slice(0, -2)} ${n} %`;
+    taken.add(headers[i]!);
+  });
+  return headers;
 }

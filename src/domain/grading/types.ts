@@ -88,6 +88,8 @@ export interface GradeItem {
 export interface GradeStudent {
   id: string;
   name: string;
+  /** The registrar export's Email column (grading never reads it). */
+  email?: string | null;
 }
 
 export interface GradeSubmission {

@@ -1,0 +1,103 @@
+/**
+ * What the gradebook setup commands share (issue #13): reading the setup, saving a changed
+ * copy with the version it was read at (a concurrent save is a conflict, never a lost
+ * write), problems named by the flag the user typed, and the setup's parts as text.
+ */
+import { type ApiResponse, type CommandContext, seg } from '../cli/command.js';
+import { AppError, type Problem } from '../errors.js';
+import type { GradebookSetupValue } from '../schemas/gradebook.js';
+
+export type Setup = GradebookSetupValue;
+
+export const setupPath = (course: string) => `/courses/${seg(course)}/gradebook/setup`;
+
+/** Every setup field, its limits and an example (shown in --help). */
+export const SETUP_DOC = 'docs/gradebook-setup.md';
+
+export const courseOption = { flags: '--course <courseId>', description: 'the course' };
+export const expectedVersionOption = {
+  flags: '--expected-version <n>',
+  description: 'fail with conflict unless the setup is at this version (default: the version just read)',
+};
+
+export async function readSetup(ctx: CommandContext, course: string): Promise<Setup> {
+  return (await ctx.client.request<Setup>('GET', setupPath(course))).data;
+}
+
+/**
+ * PUT `next` as a change of `read` (the setup as this command read it, or at
+ * `expectedVersion`). A conflict says the setup moved on and nothing was saved; an invalid
+ * answer whose every problem `flagOf` can name is restated with the flags.
+ */
+export async function saveSetup(
+  ctx: CommandContext,
+  course: string,
+  read: Setup,
+  next: Setup,
+  options: { expectedVersion?: number | undefined; flagOf?: (path: string) => string | undefined } = {},
+): Promise<ApiResponse<Setup>> {
+  const basedOn = options.expectedVersion ?? read.version;
+  try {
+    return await ctx.client.request<Setup>('PUT', setupPath(course), { ...next, version: basedOn });
+  } catch (err) {
+    throw explain(err, basedOn, options.flagOf);
+  }
+}
+
+/** An API error restated for the command line: conflicts in setup terms, problems by flag. */
+export function explain(err: unknown, basedOn: number, flagOf?: (path: string) => string | undefined): unknown {
+  if (!(err instanceof AppError)) return err;
+  if (err.code === 'conflict' && typeof (err.details as { currentVersion?: unknown })?.currentVersion === 'number') {
+    const current = (err.details as { currentVersion: number }).currentVersion;
+    return new AppError(
+      'conflict',
+      `The gradebook setup changed while you worked: it is at version ${current} now, this change was made on version ${basedOn}. ` +
+        'Nothing was saved; run the command again to apply it to the current setup.',
+      err.details,
+    );
+  }
+  if (err.code === 'invalid' && flagOf && Array.isArray(err.details)) {
+    const problems = err.details as Problem[];
+    const named = problems.map((p) => ({ flag: flagOf(p.path), message: p.message }));
+    if (named.every((p) => p.flag !== undefined)) {
+      const restated = named.map((p) => ({ path: p.flag!, message: p.message }));
+      return new AppError(
+        'invalid',
+        restated.length === 1 ? `${restated[0]!.path}: ${restated[0]!.message}` : `${restated.length} problems: ${restated.map((p) => p.path).join(', ')}`,
+        restated,
+      );
+    }
+  }
+  return err;
+}
+
+/** A value that may be `none` (a null in the setup): maxPeriods, caps. */
+export function numberOrNone(value: unknown, flag: string, parse: (v: unknown, flag: string) => number | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (String(value).trim().toLowerCase() === 'none') return null;
+  return parse(value, flag);
+}
+
+// --- the setup's parts as text (gradebook setup show, and each change command) ------------
+
+export const lateText = (l: Setup['late']): string =>
+  l.enabled
+    ? `-${l.percentPerPeriod}% of ${l.basis} per ${l.period}, ${l.maxPeriods === null ? 'no cap' : `at most ${l.maxPeriods} (then ${l.afterMax})`}, grace ${l.graceMinutes} min`
+    : `off (grace ${l.graceMinutes} min for missing work)`;
+
+export const missingText = (m: Setup['missing']): string => `${m.treatAs}${m.droppable ? ', droppable' : ''}`;
+
+export const extraCreditText = (x: Setup['extraCredit']): string =>
+  `category cap ${x.categoryCapPercent ?? 'none'}%, course cap ${x.courseCapPoints ?? 'none'} points`;
+
+export const schemeText = (s: Setup['scheme']): string => `${s.name}: ${s.bands.map((b) => `${b.letter} ${b.min}`).join(', ')}`;
+
+export const dropText = (d: Setup['categories'][number]['drop']): string => `drop lowest ${d.lowest}, highest ${d.highest}, keep >= ${d.keepAtLeast}`;
+
+/** In weighted mode, weights that do not sum to 100 deserve a word (the checks say so too). */
+export function weightsNote(setup: Setup): string | null {
+  if (setup.mode !== 'weighted' || setup.categories.length === 0) return null;
+  const sum = setup.categories.reduce((acc, c) => acc + c.weight, 0);
+  const shown = Number(sum.toFixed(6));
+  return shown === 100 ? null : `note: category weights now sum to ${shown}, not 100 (weighted mode); see gradebook checks`;
+}

@@ -1,0 +1,112 @@
+/**
+ * Moving assignments between a setup's categories, and removing a category together with
+ * the move of what it holds, each in one transaction (issue #13).
+ */
+import { categoryProblems } from '../domain/grading/category-rules.js';
+import { AppError, invalid, type Problem } from '../errors.js';
+import type { AssignmentValue } from '../schemas/content.js';
+import type { GradebookSetupValue } from '../schemas/gradebook.js';
+import { getAssignment, getAssignmentRow, updateAssignmentRow } from './assignments.js';
+import { getModule } from './courses.js';
+import type { Store } from './db.js';
+import { loadSetup } from './gradebook.js';
+import { assertSetupVersion, putGradebookSetup } from './gradebook-setups.js';
+
+/** Ids of the course's assignments (drafts too) in a category, in course order. */
+export function assignmentsInCategory(store: Store, courseId: string, categoryId: string): string[] {
+  const rows = store
+    .stmt(
+      `SELECT a.id FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? AND a.category_id = ?
+       ORDER BY m.position, m.id, a.position, a.id`,
+    )
+    .all(courseId, categoryId) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+export type AssignmentsTarget = { assignmentIds: string[] } | { moduleId: string };
+
+/**
+ * Put several assignments of a course (the given ids, or every assignment of a module) in
+ * one category of its setup, or in none: every id is checked first, then all move.
+ */
+export function setAssignmentsCategory(store: Store, courseId: string, target: AssignmentsTarget, categoryId: string | null): AssignmentValue[] {
+  return store.tx(() => {
+    const problems: Problem[] = [...categoryProblems(loadSetup(store, courseId).categories, categoryId)];
+    let ids: string[];
+    if ('moduleId' in target) {
+      const mod = getModule(store, target.moduleId);
+      if (mod?.courseId !== courseId)
+        problems.push({ path: 'moduleId', message: `no module ${JSON.stringify(target.moduleId)} in course ${JSON.stringify(courseId)}` });
+      ids = (store.stmt('SELECT id FROM assignments WHERE module_id = ? ORDER BY position, id').all(target.moduleId) as { id: string }[]).map((r) => r.id);
+    } else {
+      ids = target.assignmentIds;
+      const seen = new Set<string>();
+      ids.forEach((id, i) => {
+        if (seen.has(id)) problems.push({ path: `assignmentIds[${i}]`, message: `${JSON.stringify(id)} is listed twice` });
+        seen.add(id);
+        if (getAssignmentRow(store, id)?.courseId !== courseId) {
+          problems.push({ path: `assignmentIds[${i}]`, message: `no assignment ${JSON.stringify(id)} in course ${JSON.stringify(courseId)}` });
+        }
+      });
+    }
+    if (problems.length > 0) throw invalid(problems);
+    for (const id of ids) {
+      const before = getAssignmentRow(store, id)!;
+      if (before.categoryId !== categoryId) updateAssignmentRow(store, before, { ...before, categoryId });
+    }
+    return ids.map((id) => getAssignment(store, id)!);
+  });
+}
+
+/**
+ * Remove a category from the setup, decided on version `expectedVersion`. A category that
+ * holds assignments is removed only with `moveTo`, another category of the setup: its
+ * assignments and student notes move there in the same transaction. Without assignments,
+ * its notes go with it.
+ */
+export function removeCategory(
+  store: Store,
+  courseId: string,
+  categoryId: string,
+  change: { expectedVersion: number; moveTo?: string | undefined; by: string; now: string },
+): GradebookSetupValue {
+  return store.tx(() => {
+    const setup = loadSetup(store, courseId);
+    assertSetupVersion(setup, change.expectedVersion);
+    if (!setup.categories.some((c) => c.id === categoryId)) {
+      throw new AppError('not-found', `Category ${JSON.stringify(categoryId)} is not in the gradebook setup of course ${JSON.stringify(courseId)}.`);
+    }
+    const { moveTo } = change;
+    if (moveTo !== undefined) {
+      const problems =
+        moveTo === categoryId
+          ? [{ path: 'moveTo', message: `must be another category than the one removed (${JSON.stringify(categoryId)})` }]
+          : categoryProblems(setup.categories, moveTo, 'moveTo');
+      if (problems.length > 0) throw invalid(problems);
+    }
+    const held = assignmentsInCategory(store, courseId, categoryId);
+    if (held.length > 0 && moveTo === undefined) {
+      const n = held.length;
+      const [they, them] = n === 1 ? ['it moves', 'it'] : ['they move', 'them'];
+      throw new AppError(
+        'conflict',
+        `Category ${JSON.stringify(categoryId)} holds ${n} assignment${n === 1 ? '' : 's'} (${held.slice(0, 10).join(', ')}${n > 10 ? ', ...' : ''}); ` +
+          `name the category ${they} to (moveTo), or move ${them} first.`,
+        { categoryId, assignments: held },
+      );
+    }
+    if (held.length > 0) setAssignmentsCategory(store, courseId, { assignmentIds: held }, moveTo!);
+    const studentNotes =
+      moveTo === undefined
+        ? setup.studentNotes.filter((n) => n.categoryId !== categoryId)
+        : setup.studentNotes.map((n) => (n.categoryId === categoryId ? { ...n, categoryId: moveTo } : n));
+    return putGradebookSetup(store, {
+      ...setup,
+      categories: setup.categories.filter((c) => c.id !== categoryId),
+      studentNotes,
+      version: setup.version + 1,
+      updatedBy: change.by,
+      updatedAt: change.now,
+    });
+  });
+}
