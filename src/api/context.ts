@@ -6,6 +6,7 @@ import type { ControllableClock } from '../runtime/controllable-clock.js';
 import type { Ids } from '../runtime/ids.js';
 import type { UserValue } from '../schemas/people.js';
 import type { Store } from '../store/db.js';
+import type { Grader } from './grader.js';
 
 /** Who is calling, and with which credential. Local mode is a caller with scope `*`. */
 export interface Caller {
@@ -56,6 +57,8 @@ export interface AppDeps {
   auth: Authenticator;
   rateLimiter?: RateLimiter | null;
   options?: Partial<AppOptions>;
+  /** Runs grade computations (worker threads under serve); in-thread when absent. */
+  grader?: Grader | null;
   /** Restores the seed for POST /_reset (serve --allow-reset). */
   reset?: (() => void) | null;
   /** serve's fixture tools (journal, faults, clock control, --delay); none in local mode. */

@@ -4,6 +4,7 @@ import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
 import type { AppDeps, FixtureTools } from '../api/context.js';
+import type { Grader } from '../api/grader.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
 import { faultRules } from '../domain/fixture/faults.js';
 import { requestJournal } from '../domain/fixture/journal.js';
@@ -16,8 +17,11 @@ import { openStore, type Store } from '../store/db.js';
 import { storeTakenCheck } from '../store/ids-in-use.js';
 import { wipeStore } from '../store/wipe.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_RATE_LIMIT, DETERMINISTIC_EPOCH } from './defaults.js';
+import { workerGrader } from './grading-pool.js';
 
 export interface ServeOptions {
+  /** Runs grade computations; startServer gives a pool of worker threads. */
+  grader?: Grader | undefined;
   db: string; // a path or ':memory:'
   /** The seed dataset's file name (for messages) and text, read by the caller. */
   seed?: { name: string; text: string } | undefined;
@@ -159,6 +163,7 @@ export function buildService(o: ServeOptions): BuiltService {
       log: logger(o.log, o.stderr, wallMs),
     },
     fixture,
+    grader: o.grader ?? null,
     // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
     // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
     reset: () => {
@@ -175,7 +180,9 @@ export function buildService(o: ServeOptions): BuiltService {
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
-  const { app, store, adminToken } = buildService(o);
+  // Grade computations run on worker threads, so a large export never stalls other requests.
+  const grader = workerGrader();
+  const { app, store, adminToken } = buildService({ ...o, grader });
 
   let server: ReturnType<typeof serveNode>;
   try {
@@ -185,6 +192,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   } catch (err) {
     store.close();
+    await grader.close();
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
@@ -201,7 +209,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       new Promise<void>((resolve) => {
         server.close(() => {
           store.close();
-          resolve();
+          void grader.close().then(resolve);
         });
         // In-flight requests finish; idle keep-alive connections are closed now.
         (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();

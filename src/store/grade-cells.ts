@@ -21,6 +21,8 @@ import type { Store } from './db.js';
 import { courseSubmissions } from './gradebook.js';
 
 const ENTRY_BYTES = 28;
+/** Up to this many students, cells are read by student id rather than for the whole course. */
+const SLICE_READ_LIMIT = 2000;
 
 /**
  * The staff view's submissions of record for these students x items (item ids of the
@@ -34,7 +36,15 @@ export function loadSubmissionRecords(store: Store, courseId: string, itemIds: r
   let columnOf = slotColumns(slots, itemIds);
 
   const cached = new Uint8Array(studentIds.length);
-  const rows = store.stmt('SELECT student_id, data FROM grade_cells WHERE course_id = ?').raw(true).iterate(courseId) as IterableIterator<[string, Buffer]>;
+  // A page or a slice of a large course reads only its own students' cells.
+  const rows = (
+    studentIds.length <= SLICE_READ_LIMIT
+      ? store
+          .stmt('SELECT student_id, data FROM grade_cells WHERE course_id = ? AND student_id IN (SELECT value FROM json_each(?))')
+          .raw(true)
+          .iterate(courseId, JSON.stringify(studentIds))
+      : store.stmt('SELECT student_id, data FROM grade_cells WHERE course_id = ?').raw(true).iterate(courseId)
+  ) as IterableIterator<[string, Buffer]>;
   for (const [studentId, data] of rows) {
     const si = studentIndex.get(studentId);
     if (si === undefined) continue;

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { nextCount } from '../../domain/counters.js';
-import { computeCourseGrades, computeSetupChecks, finalGrade, type GradebookSetup as SetupValue } from '../../domain/grading/index.js';
+import { computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue } from '../../domain/grading/index.js';
 import { KNOWN_RULES_VERSIONS, setupProblems } from '../../domain/grading/setup-soundness.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
@@ -21,17 +21,29 @@ import {
   courseSubmissions,
   finalGradeHistory,
   getFinalGrade,
-  listFinalGrades,
   loadSetup,
   publishedItems,
   putFinalGrade,
 } from '../../store/gradebook.js';
-import { gradebookCsv, courseGradingInput as gradingInput } from '../../store/gradebook-export.js';
 import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
+import { courseGradesPage, gradebookExportStream } from '../gradebook-views.js';
+import { MAX_PAGE, nextLink } from '../pagination.js';
 
 const CourseParams = z.object({ courseId: Id });
+
+/** The grades view is always paged: 100 students unless `limit` says otherwise (at most 1000). */
+const GradesPageQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE)
+    .default(100)
+    .openapi({ description: `Students per page (1 to ${MAX_PAGE}, default 100); a Link rel="next" header names the next page.` }),
+  cursor: z.string().min(1).max(400).optional().openapi({ description: 'Where the page starts: the cursor of a Link rel="next" header.' }),
+});
 const StudentParams = z.object({ courseId: Id, studentId: Id });
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
@@ -137,24 +149,11 @@ export const gradebookRoutes: RouteModule = [
     tag: 'gradebook',
     params: CourseParams,
     response: z.any().openapi('CourseGrades'),
-    handler: ({ deps, params }) => {
-      const input = gradingInput(deps.store, params.courseId);
-      const now = deps.clock.now();
-      const grades = computeCourseGrades({ ...input, now, detail: true });
-      const overrides = new Map(listFinalGrades(deps.store, params.courseId).map((f) => [f.studentId, f]));
-      return {
-        courseId: params.courseId,
-        computedAt: now,
-        mode: input.setup.mode,
-        rulesVersion: input.setup.rulesVersion,
-        ...grades,
-        students: grades.students.map(({ cells: _cells, ...s }) => {
-          const o = overrides.get(s.studentId);
-          const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
-          const { finalPercent, finalLetter } = finalGrade({ calculatedPercent: s.percent, override, scheme: input.setup.scheme });
-          return { ...s, override, finalPercent, finalLetter };
-        }),
-      };
+    query: GradesPageQuery,
+    handler: async ({ deps, params, query, c }) => {
+      const { body, next } = await courseGradesPage(deps, params.courseId, query);
+      if (next !== null) c.header('Link', nextLink(c.req.url, next));
+      return body;
     },
   }),
   defineOperation({
@@ -252,8 +251,10 @@ export const gradebookRoutes: RouteModule = [
     params: CourseParams,
     query: ExportQuery,
     response: ExportResult,
-    handler: ({ deps, params, query }) => ({
-      csv: gradebookCsv(deps.store, params.courseId, deps.clock.now(), { layout: query.layout, bom: query.bom === 'true' }),
-    }),
+    // Streamed a slice of students at a time: a 10,000-student export never sits whole in memory.
+    handler: ({ deps, params, query }) =>
+      new Response(gradebookExportStream(deps, params.courseId, { layout: query.layout, bom: query.bom === 'true' }), {
+        headers: { 'content-type': 'application/json; charset=UTF-8' },
+      }),
   }),
 ];

@@ -17,14 +17,27 @@ const percentCell = (v: number | null | undefined) => (v === null || v === undef
 /** `default`: the full gradebook; `registrar`: `Student ID, Student, Email, Final %, Final Letter` per student, nothing else. */
 export type ExportLayout = 'default' | 'registrar';
 
-export function renderGradebookCsv(input: {
+export interface CsvParts {
   setup: GradebookSetup;
   items: GradeItem[];
-  students: GradeStudent[];
-  grades: CourseGrades;
-  overrides: FinalOverride[];
   layout?: ExportLayout;
-}): string {
+}
+
+/** The whole export at once: the header lines, then every student's row. */
+export function renderGradebookCsv(input: CsvParts & { students: GradeStudent[]; grades: CourseGrades; overrides: FinalOverride[] }): string {
+  const writer = gradebookCsvWriter(input);
+  return writer.head + writer.rows(input.students, input.grades, input.overrides);
+}
+
+/**
+ * The export in parts, so a large gradebook can be written a slice of students at a time:
+ * `head` is the header line(s); `rows` the CRLF-ended rows of the students given (sorted
+ * by name, then id), graded in `grades` (their `cells` in the order of `items`).
+ */
+export function gradebookCsvWriter(input: CsvParts): {
+  head: string;
+  rows(students: GradeStudent[], grades: CourseGrades, overrides: FinalOverride[]): string;
+} {
   const { setup } = input;
   const cats = [...setup.categories].sort(compareCategoriesInOrder);
   const catRank = new Map(cats.map((c, i) => [c.id, i]));
@@ -33,50 +46,53 @@ export function renderGradebookCsv(input: {
     .filter((it) => it.categoryId !== null && catRank.has(it.categoryId))
     .sort((a, b) => catRank.get(a.categoryId!)! - catRank.get(b.categoryId!)! || compareItemsInCourseOrder(a, b));
   const columnCell = columns.map((it) => inputIndex.get(it.id)!);
-  const byStudent = new Map(input.grades.students.map((s) => [s.studentId, s]));
-  const overrides = new Map(input.overrides.map((o) => [o.studentId, o]));
   const tail = ['Calculated %', 'Calculated Letter', 'Override %', 'Override Letter', 'Final %', 'Final Letter'];
   const numberCell = cachedNumberCell();
-
   const registrar = input.layout === 'registrar';
 
-  const lines: string[] = [];
-  if (registrar) lines.push(REGISTRAR_HEADER.map(textCell).join(','));
+  const head: string[] = [];
+  if (registrar) head.push(REGISTRAR_HEADER.map(textCell).join(','));
   else {
     const itemHeaders = columns.map((it) => `${it.title} (${it.id})`);
     const fixed = ['Student', 'Student ID', ...itemHeaders, ...tail];
-    lines.push(['Student', 'Student ID', ...itemHeaders, ...categoryHeaders(cats, fixed), ...tail].map(textCell).join(','));
-    lines.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
+    head.push(['Student', 'Student ID', ...itemHeaders, ...categoryHeaders(cats, fixed), ...tail].map(textCell).join(','));
+    head.push([textCell('Points Possible'), '', ...columns.map((it) => plainNumber(it.points)), ...cats.map(() => ''), ...tail.map(() => '')].join(','));
   }
 
-  const students = [...input.students].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
-  for (const student of students) {
-    const g = byStudent.get(student.id);
-    const o = overrides.get(student.id);
-    const calculated = g?.percent ?? null;
-    const overrideLetter = o?.letter ?? null;
-    const { overridePercent, finalPercent, finalLetter } = finalGrade({ calculatedPercent: calculated, override: o ?? null, scheme: setup.scheme });
-    if (registrar) {
-      const cells = [textCell(student.id), textCell(student.name), textCell(student.email ?? ''), percentCell(finalPercent), textCell(finalLetter ?? '')];
-      lines.push(cells.join(','));
-      continue;
+  const rows = (studentsGiven: GradeStudent[], grades: CourseGrades, overrideList: FinalOverride[]): string => {
+    const byStudent = new Map(grades.students.map((s) => [s.studentId, s]));
+    const overrides = new Map(overrideList.map((o) => [o.studentId, o]));
+    const lines: string[] = [];
+    const students = [...studentsGiven].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
+    for (const student of students) {
+      const g = byStudent.get(student.id);
+      const o = overrides.get(student.id);
+      const calculated = g?.percent ?? null;
+      const overrideLetter = o?.letter ?? null;
+      const { overridePercent, finalPercent, finalLetter } = finalGrade({ calculatedPercent: calculated, override: o ?? null, scheme: setup.scheme });
+      if (registrar) {
+        const cells = [textCell(student.id), textCell(student.name), textCell(student.email ?? ''), percentCell(finalPercent), textCell(finalLetter ?? '')];
+        lines.push(cells.join(','));
+        continue;
+      }
+      // One array per row joined once: concatenating 200 cells into a string is 4x slower.
+      const row: string[] = new Array(columnCell.length + cats.length + 8);
+      let j = 0;
+      row[j++] = textCell(student.name);
+      row[j++] = textCell(student.id);
+      for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]!) : '';
+      for (const c of cats) row[j++] = percentCell(g?.categories.find((r) => r.categoryId === c.id)?.percent);
+      row[j++] = percentCell(calculated);
+      row[j++] = textCell(g?.letter ?? '');
+      row[j++] = percentCell(overridePercent);
+      row[j++] = textCell(overrideLetter ?? '');
+      row[j++] = percentCell(finalPercent);
+      row[j++] = textCell(finalLetter ?? '');
+      lines.push(row.join(','));
     }
-    // One array per row joined once: concatenating 200 cells into a string is 4x slower.
-    const row: string[] = new Array(columnCell.length + cats.length + 8);
-    let j = 0;
-    row[j++] = textCell(student.name);
-    row[j++] = textCell(student.id);
-    for (const cell of columnCell) row[j++] = g ? numberCell(g.cells[cell]!) : '';
-    for (const c of cats) row[j++] = percentCell(g?.categories.find((r) => r.categoryId === c.id)?.percent);
-    row[j++] = percentCell(calculated);
-    row[j++] = textCell(g?.letter ?? '');
-    row[j++] = percentCell(overridePercent);
-    row[j++] = textCell(overrideLetter ?? '');
-    row[j++] = percentCell(finalPercent);
-    row[j++] = textCell(finalLetter ?? '');
-    lines.push(row.join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
+    return lines.length === 0 ? '' : lines.join('\r\n') + '\r\n';
+  };
+  return { head: head.join('\r\n') + '\r\n', rows };
 }
 
 /**

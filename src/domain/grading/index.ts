@@ -3,7 +3,7 @@ export { computeCourseGrades, type GradeInput } from './compute.js';
 export { defaultCategory, defaultGradebookSetup, firstCategoryId } from './defaults.js';
 export { chooseDrops, type DropChoice, type DropInput } from './drops.js';
 export { decimalsOf, plainNumber } from './exact.js';
-export { type ExportLayout, renderGradebookCsv, textCell } from './export-csv.js';
+export { type ExportLayout, gradebookCsvWriter, renderGradebookCsv, textCell } from './export-csv.js';
 export { type FinalGrade, type FinalGradeInput, finalGrade } from './final-grade.js';
 export { letterFor } from './letters.js';
 export { compareCategoriesInOrder, compareItemsInCourseOrder } from './order.js';

@@ -1,0 +1,100 @@
+/**
+ * The staff's large gradebook views, built a slice of students at a time: the grades view
+ * one page per request, the CSV export streamed slice by slice. Each slice's submissions of
+ * record are read from the store (grade cells), graded by the app's Grader (worker threads
+ * under `serve`), and written out, so neither memory nor the event loop holds the whole
+ * course at once. A student's row is computed from one read of that student's records; a
+ * grade written while an export runs shows in the rows read after it.
+ */
+import { type ExportLayout, finalGrade, type GradeItem, type GradeStudent, gradebookCsvWriter } from '../domain/grading/index.js';
+import type { GradebookSetupValue } from '../schemas/gradebook.js';
+import type { Store } from '../store/db.js';
+import { loadSubmissionRecords } from '../store/grade-cells.js';
+import { listFinalGrades, loadSetup, publishedItems } from '../store/gradebook.js';
+import { listStudents } from '../store/users.js';
+import type { AppDeps } from './context.js';
+import { type Grader, inlineGrader } from './grader.js';
+import { pageOf } from './pagination.js';
+
+/** Students graded per slice of an export: small enough to keep each step short. */
+const EXPORT_SLICE = 500;
+
+interface CourseGradebook {
+  setup: GradebookSetupValue;
+  items: GradeItem[];
+  students: GradeStudent[];
+}
+
+function courseGradebook(store: Store, courseId: string): CourseGradebook {
+  return { setup: loadSetup(store, courseId), items: publishedItems(store, courseId), students: listStudents(store, courseId) };
+}
+
+async function gradeSlice(store: Store, grader: Grader, courseId: string, book: CourseGradebook, students: GradeStudent[], now: string, detail: boolean) {
+  const records = loadSubmissionRecords(
+    store,
+    courseId,
+    book.items.map((it) => it.id),
+    students.map((s) => s.id),
+  );
+  return grader.grade({ setup: book.setup, items: book.items, students, records, now, detail });
+}
+
+/** One page of the grades view (students by name, then id) and the cursor of the next. */
+export async function courseGradesPage(deps: AppDeps, courseId: string, page: { limit: number; cursor?: string | undefined }) {
+  const book = courseGradebook(deps.store, courseId);
+  const { rows: students, next } = pageOf(book.students, page);
+  const now = deps.clock.now();
+  const overrides = new Map(listFinalGrades(deps.store, courseId).map((f) => [f.studentId, f]));
+  const grades = await gradeSlice(deps.store, deps.grader ?? inlineGrader, courseId, book, students, now, true);
+  const body = {
+    courseId,
+    computedAt: now,
+    mode: book.setup.mode,
+    rulesVersion: book.setup.rulesVersion,
+    students: grades.students.map(({ cells: _cells, ...s }) => {
+      const o = overrides.get(s.studentId);
+      const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
+      const { finalPercent, finalLetter } = finalGrade({ calculatedPercent: s.percent, override, scheme: book.setup.scheme });
+      return { ...s, override, finalPercent, finalLetter };
+    }),
+  };
+  return { body, next };
+}
+
+/** Spreadsheet programs that guess the encoding (Excel) read UTF-8 right only after this mark. */
+const BOM = '\uFEFF';
+
+/**
+ * The export's `{csv}` answer as a stream: the JSON opening, then the CSV text (escaped as a
+ * JSON string) slice by slice, then the closing. The course and its setup are read first,
+ * so a missing course is an ordinary error answer, not a broken stream.
+ */
+export function gradebookExportStream(deps: AppDeps, courseId: string, options: { layout: ExportLayout; bom: boolean }): ReadableStream<Uint8Array> {
+  const book = courseGradebook(deps.store, courseId);
+  const writer = gradebookCsvWriter({ setup: book.setup, items: book.items, layout: options.layout });
+  const now = deps.clock.now();
+  const grader = deps.grader ?? inlineGrader;
+  const overrides = listFinalGrades(deps.store, courseId);
+  const encoder = new TextEncoder();
+  const jsonText = (text: string) => encoder.encode(JSON.stringify(text).slice(1, -1));
+  let at = -1;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (at === -1) {
+        controller.enqueue(encoder.encode('{"csv":"'));
+        controller.enqueue(jsonText((options.bom ? BOM : '') + writer.head));
+        at = 0;
+        return;
+      }
+      if (at >= book.students.length) {
+        controller.enqueue(encoder.encode('"}'));
+        controller.close();
+        return;
+      }
+      const students = book.students.slice(at, at + EXPORT_SLICE);
+      at += students.length;
+      const grades = await gradeSlice(deps.store, grader, courseId, book, students, now, false);
+      controller.enqueue(jsonText(writer.rows(students, grades, overrides)));
+    },
+  });
+}

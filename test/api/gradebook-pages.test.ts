@@ -1,0 +1,170 @@
+/**
+ * Large gradebooks: the grades view is paged (100 students by default, at most 1000, the
+ * next page in a Link header) and the export streams its CSV a slice of students at a
+ * time; both answer exactly what one whole computation answers.
+ */
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inlineGrader } from '../../src/api/grader.js';
+import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
+import { computeCourseGrades, renderGradebookCsv } from '../../src/domain/grading/index.js';
+import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
+import { listFinalGrades, loadSetup, publishedItems } from '../../src/store/gradebook.js';
+import { listStudents } from '../../src/store/users.js';
+import { makeService, type TestService } from '../helpers/app.js';
+
+let svc: TestService;
+afterEach(() => svc?.close());
+
+/** A course with `n` students (names in reverse id order, so name order is not id order) and 3 graded items. */
+function bigCourse(n: number): TestService {
+  const ids = Array.from({ length: n }, (_, i) => `s${String(i).padStart(4, '0')}`);
+  const items = ['a1', 'a2', 'a3'];
+  return makeService({
+    users: ids.map((id, i) => ({ id, name: `Student ${String(n - i).padStart(4, '0')}` })),
+    enrollments: ids.map((id) => ({ courseId: 'c1', userId: id, role: 'student' as const })),
+    gradebookSetups: [defaultGradebookSetup('c1', '2026-11-01T00:00:00Z', 'inst')],
+    assignments: items.map((id, k) => ({ id, moduleId: 'm1', title: `Item ${k}`, status: 'published' as const, points: 10, categoryId: 'assignments' })),
+    submissions: ids.flatMap((sid, i) =>
+      items.map((aid, k) => ({
+        id: `${sid}-${aid}`,
+        assignmentId: aid,
+        studentId: sid,
+        attempt: 1,
+        submittedAt: '2026-11-02T10:00:00Z',
+        grade: { score: (i + k) % 11 },
+      })),
+    ),
+    finalGrades:
+      n <= 7
+        ? []
+        : [
+            {
+              courseId: 'c1',
+              studentId: 's0007',
+              letter: 'B',
+              percent: null,
+              reason: 'appeal',
+              version: 1,
+              updatedBy: 'inst',
+              updatedAt: '2026-11-03T00:00:00Z',
+            },
+          ],
+  });
+}
+
+/** The base service's two students (stu1, stu2) are enrolled too. */
+const BASE_STUDENTS = 2;
+
+describe('the grades view is paged', () => {
+  it('100 students by default, the next page in a Link header, every student once in name order', async () => {
+    svc = bigCourse(250);
+    const seen: string[] = [];
+    let path: string | null = '/courses/c1/gradebook/grades';
+    const sizes: number[] = [];
+    while (path) {
+      const res = await svc.call('GET', path);
+      expect(res.status).toBe(200);
+      sizes.push(res.body.students.length);
+      seen.push(...res.body.students.map((s: { studentId: string }) => s.studentId));
+      const link = res.headers.get('link');
+      path = link ? /^<\/api\/v1([^>]+)>; rel="next"$/.exec(link)![1]! : null;
+    }
+    expect(sizes).toEqual([100, 100, 50 + BASE_STUDENTS]);
+    const byName = listStudents(svc.store, 'c1').map((s) => s.id);
+    expect(seen).toEqual(byName);
+    expect(seen.slice(0, 2)).toEqual(['stu1', 's0249']); // Sam Student, then Student 0001
+  });
+
+  it('a page answers what the whole computation answers for its students, overrides included', async () => {
+    svc = bigCourse(30);
+    const page = await svc.call('GET', '/courses/c1/gradebook/grades?limit=1000');
+    expect(page.headers.get('link')).toBeNull();
+    const setup = loadSetup(svc.store, 'c1');
+    const items = publishedItems(svc.store, 'c1');
+    const students = listStudents(svc.store, 'c1');
+    const records = loadSubmissionRecords(
+      svc.store,
+      'c1',
+      items.map((i) => i.id),
+      students.map((s) => s.id),
+    );
+    const whole = computeCourseGrades({ setup, items, students, records, now: svc.clock.now(), detail: true });
+    expect(page.body.students.map((s: { percent: number | null }) => s.percent)).toEqual(whole.students.map((s) => s.percent));
+    const overridden = page.body.students.find((s: { studentId: string }) => s.studentId === 's0007');
+    expect(overridden).toMatchObject({ override: { letter: 'B', percent: null, version: 1 }, finalLetter: 'B' });
+  });
+
+  it('limit is 1 to 1000; a cursor it did not give out is invalid', async () => {
+    svc = bigCourse(3);
+    for (const [query, path] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['cursor=nonsense', 'cursor'],
+    ] as const) {
+      const res = await svc.call('GET', `/courses/c1/gradebook/grades?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid');
+      expect(res.body.error.details[0].path).toBe(path);
+    }
+  });
+});
+
+describe('the export streams', () => {
+  it('a course of 1,234 students (three slices) exports the same bytes as one whole rendering', async () => {
+    svc = bigCourse(1234);
+    const res = await svc.app.request('http://test/api/v1/courses/c1/gradebook/export', { headers: { authorization: 'Bearer tok-admin' } });
+    expect(res.status).toBe(200);
+    const { csv } = (await res.json()) as { csv: string };
+    const setup = loadSetup(svc.store, 'c1');
+    const items = publishedItems(svc.store, 'c1');
+    const students = listStudents(svc.store, 'c1');
+    const records = loadSubmissionRecords(
+      svc.store,
+      'c1',
+      items.map((i) => i.id),
+      students.map((s) => s.id),
+    );
+    const grades = computeCourseGrades({ setup, items, students, records, now: svc.clock.now() });
+    const overrides = listFinalGrades(svc.store, 'c1');
+    expect(csv).toBe(renderGradebookCsv({ setup, items, students, grades, overrides }));
+    expect(csv.split('\r\n')).toHaveLength(1234 + BASE_STUDENTS + 3);
+  });
+
+  it('layout and bom hold over a stream; a course that does not exist is an ordinary 404', async () => {
+    svc = bigCourse(2);
+    const registrar = await svc.call('GET', '/courses/c1/gradebook/export?layout=registrar&bom=true');
+    expect(registrar.body.csv.startsWith('\uFEFFStudent ID,Student,Email,Final %,Final Letter\r\n')).toBe(true);
+    const missing = await svc.call('GET', '/courses/nope/gradebook/export');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('not-found');
+  });
+});
+
+describe('grading off the event loop', () => {
+  it("serve's worker-thread grader answers exactly what the in-thread grader answers", async () => {
+    svc = bigCourse(40);
+    const setup = loadSetup(svc.store, 'c1');
+    const items = publishedItems(svc.store, 'c1');
+    const students = listStudents(svc.store, 'c1');
+    const records = loadSubmissionRecords(
+      svc.store,
+      'c1',
+      items.map((i) => i.id),
+      students.map((s) => s.id),
+    );
+    const input = { setup, items, students, records, now: svc.clock.now(), detail: true };
+    // The pool loads its worker from the build (npm test builds dist/ first).
+    const { workerGrader } = (await import(
+      resolve(import.meta.dirname, '../../dist/serve/grading-pool.js')
+    )) as typeof import('../../src/serve/grading-pool.js');
+    const pool = workerGrader({ maxThreads: 1 });
+    try {
+      const [threaded, inline] = await Promise.all([pool.grade(input), inlineGrader.grade(input)]);
+      expect(threaded.students.map((s) => [s.studentId, s.percent, s.letter])).toEqual(inline.students.map((s) => [s.studentId, s.percent, s.letter]));
+      expect(Array.from(threaded.students[0]!.cells)).toEqual(Array.from(inline.students[0]!.cells));
+    } finally {
+      await pool.close();
+    }
+  });
+});
