@@ -46,7 +46,7 @@ for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
   await run();
 }
-for (const extra of ['gradebook.mjs']) {
+for (const extra of ['gradebook.mjs', 'serve-gradebook.mjs']) {
   if (only && only !== extra.replace('.mjs', '')) continue;
   try {
     await import(join(root, 'bench', extra));

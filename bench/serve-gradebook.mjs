@@ -1,0 +1,75 @@
+// `serve` with the 10,000 x 200 benchmark gradebook (bench/big-store.mjs): peak RSS of the
+// server during 3 concurrent full grade listings (every page, 1000 students a page), and
+// /health latency while an export runs. Targets (issue 12): under 600 MB; /health p99
+// under 50 ms during the export.
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BENCH_TOKEN, bigStore, COURSE } from './big-store.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const { db, dir, kept } = bigStore();
+
+const child = spawn(process.execPath, [join(root, 'bin/coursebook'), 'serve', '--db', db, '--port', '0', '--log', 'off', '--rate-limit', 'off'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, CI: '1' },
+});
+const url = await new Promise((resolveUrl, reject) => {
+  createInterface({ input: child.stdout }).once('line', (line) => resolveUrl(JSON.parse(line).url));
+  child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+});
+const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
+const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
+
+async function fullListing() {
+  let path = `/api/v1/courses/${COURSE}/gradebook/grades?limit=1000`;
+  let students = 0;
+  while (path) {
+    const res = await fetch(url + path, { headers });
+    if (res.status !== 200) throw new Error(`grades answered ${res.status}`);
+    students += (await res.json()).students.length;
+    path = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+  }
+  return students;
+}
+
+try {
+  // Warm the grade cells first (the first read after a bulk load builds them).
+  await fetch(`${url}/api/v1/courses/${COURSE}/gradebook/export`, { headers }).then((r) => r.text());
+  const before = peakRssMb();
+  const t0 = performance.now();
+  const counts = await Promise.all([fullListing(), fullListing(), fullListing()]);
+  const listMs = performance.now() - t0;
+  console.log(
+    `serve grades: 3 concurrent full listings of ${counts[0]} students (pages of 1000) in ${(listMs / 1000).toFixed(2)} s; ` +
+      `serve peak RSS ${peakRssMb().toFixed(0)} MB (before them ${before.toFixed(0)} MB; target under 600 MB)`,
+  );
+
+  const latencies = [];
+  let exporting = true;
+  const exportDone = fetch(`${url}/api/v1/courses/${COURSE}/gradebook/export`, { headers })
+    .then((r) => r.text())
+    .finally(() => {
+      exporting = false;
+    });
+  const t1 = performance.now();
+  while (exporting) {
+    const start = performance.now();
+    await fetch(`${url}/api/v1/health`).then((r) => r.text());
+    latencies.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const csv = await exportDone;
+  const exportMs = performance.now() - t1;
+  latencies.sort((a, b) => a - b);
+  const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  console.log(
+    `serve health during export: ${latencies.length} /health calls while a ${(csv.length / 1e6).toFixed(1)} MB export took ${(exportMs / 1000).toFixed(2)} s; ` +
+      `p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms (target p99 under 50 ms)`,
+  );
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  if (!kept) rmSync(dir, { recursive: true, force: true });
+}
