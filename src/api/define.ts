@@ -1,9 +1,10 @@
-import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { authorize } from './access.js';
 import type { AppContext, AppDeps, AppEnv, Caller, Granted } from './context.js';
+import { LINK_HEADER, nextLink, PageQuery, pageOf } from './pagination.js';
 import { type OperationId, POLICIES, type Policy } from './policies.js';
 
 export const API_PREFIX = '/api/v1';
@@ -88,6 +89,8 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
   const policy: Policy | undefined = POLICIES[spec.operationId];
   if (!policy) throw new Error(`operation ${spec.operationId} has no row in POLICIES`);
   const status = spec.status ?? 200;
+  const paged = isPagedList(spec);
+  const query = paged ? (spec.query ?? z.object({})).extend(PageQuery.shape) : spec.query;
   const route: RouteConfig = createRoute({
     operationId: spec.operationId,
     method: spec.method,
@@ -98,11 +101,11 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     middleware: [accessMiddleware(policy)],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.query ? { query: spec.query } : {}),
+      ...(query ? { query } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
     },
     responses: {
-      [status]: { description: 'Success', content: { 'application/json': { schema: spec.response } } },
+      [status]: { description: 'Success', content: { 'application/json': { schema: spec.response } }, ...(paged ? { headers: LINK_HEADER } : {}) },
       ...(policy.rule === 'public' ? {} : ERROR_RESPONSES),
     },
     'x-coursebook-access': { scope: policy.scope, rule: policy.rule, ...(policy.via ? { via: policy.via } : {}) },
@@ -122,7 +125,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     }
     const result = await spec.handler({
       params: spec.params ? req.valid('param') : {},
-      query: spec.query ? req.valid('query') : {},
+      query: query ? req.valid('query') : {},
       body,
       granted,
       deps,
@@ -130,8 +133,24 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     });
     // A handler may build its own Response (a pre-serialised document, say).
     if (result instanceof Response) return result;
+    if (paged) {
+      const { limit, cursor } = req.valid('query') as { limit?: number; cursor?: string };
+      if (limit !== undefined || cursor !== undefined) {
+        const page = pageOf(result as unknown[], { limit, cursor });
+        if (page.next !== null) c.header('Link', nextLink(c.req.url, page.next));
+        return c.json(page.rows, status);
+      }
+    }
     return c.json(result as object, status);
   });
+}
+
+/**
+ * A list operation (a GET answering an array) takes the optional page parameters, unless
+ * the route declares its own `limit`.
+ */
+function isPagedList(spec: OperationSpec<AnyObject, AnyObject, z.ZodType>): boolean {
+  return spec.method === 'get' && spec.response.def.type === 'array' && !(spec.query && 'limit' in spec.query.shape);
 }
 
 /** A route module: its operations, registered by createApp in one place. */
