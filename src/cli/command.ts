@@ -1,3 +1,4 @@
+import type { Backend } from './backend.js';
 import type { Env, Io } from './io.js';
 
 /**
@@ -9,6 +10,10 @@ export interface ApiResponse<T = unknown> {
   /** The body exactly as the API sent it: what --json prints. */
   text: string;
   data: T;
+  /** What was asked: the method and the path under /api/v1 (the renderer names what a POST created). */
+  request?: { method: string; path: string };
+  /** The next page (a path under /api/v1) when the answer had a `Link: <...>; rel="next"` header. */
+  next?: string;
 }
 
 export interface ApiClient {
@@ -57,11 +62,16 @@ export interface CommandContext {
   /** Reads a file, or stdin for '-'. */
   readText(path: string): Promise<string>;
   writeFile(path: string, text: string): Promise<void>;
-  /** A value the user must give: prompts when interactive, else a usage error naming the flag. */
-  require(value: string | undefined, flag: string, question: string): Promise<string>;
+  /**
+   * A value the user must give: prompts when interactive (checking each answer as it is
+   * typed with `validate`, when given), else a usage error naming the flag.
+   */
+  require(value: string | undefined, flag: string, question: string, validate?: (answer: string) => true | string): Promise<string>;
   /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
   globals: GlobalOptions;
   stdoutIsTTY: boolean;
+  /** The back end in use (store path or service URL, and the profile), or null for commands without a client. */
+  backend: Backend | null;
 }
 
 /** The options every command inherits from `coursebook`. */
@@ -74,6 +84,8 @@ export interface GlobalOptions {
   as?: string;
   json?: boolean;
   input?: boolean;
+  /** A JMESPath expression applied to the JSON output. */
+  query?: string;
 }
 
 export interface OptionDef {
@@ -94,6 +106,13 @@ export interface CommandDef {
   handler: (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<CommandResult>;
   /** Commands that do not talk to the API (config, serve, health) skip client set-up. */
   noClient?: boolean;
+  /** Example command lines for `--help` (lines starting with `#` explain the next one); else src/commands/examples.ts. */
+  examples?: string[];
+  /**
+   * The client answers each request as the API did, one page at a time (`api`); every other
+   * command's client follows `Link rel="next"` to whole lists.
+   */
+  rawClient?: boolean;
 }
 
 export const defineCommands = (defs: CommandDef[]): CommandDef[] => defs;

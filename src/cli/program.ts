@@ -1,20 +1,34 @@
 import { Command, CommanderError } from 'commander';
+import { EXAMPLES, GROUP_DESCRIPTIONS } from '../commands/examples.js';
 import { COMMANDS } from '../commands/index.js';
 import { AppError, EXIT } from '../errors.js';
-import { resolveBackend } from './backend.js';
+import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
+import { commandTree, complete, completionLines } from './completion.js';
+import { GLOBAL_OPTIONS } from './global-options.js';
 import type { Io } from './io.js';
+import { pagingClient, parseLimit } from './paginate.js';
 import { makePrompter } from './prompt.js';
+import { checkQuery } from './query.js';
 import { renderResult } from './render.js';
+import { VERSION } from './version.js';
 
 export type { Io } from './io.js';
 
-async function makeClient(g: GlobalOptions, io: Io, def: CommandDef, cleanups: (() => void)[]): Promise<ApiClient> {
-  const backend = resolveBackend(g, io.env);
-  if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token);
+async function makeClient(backend: Backend, io: Io, def: CommandDef, cleanups: (() => void)[]): Promise<ApiClient> {
+  const note = (message: string) => void io.stderr.write(`${message}\n`);
+  if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token, { sleep: io.sleep, note, now: () => io.clock.now() });
   const { openLocalClient } = await import('./local.js');
-  const local = openLocalClient({ db: backend.db, as: backend.as, persistActor: def.name !== 'import' && def.name !== 'dump', clock: io.clock, ids: io.ids() });
+  const local = openLocalClient({
+    db: backend.db,
+    isDefault: backend.isDefault,
+    as: backend.as,
+    persistActor: def.name !== 'import' && def.name !== 'dump',
+    clock: io.clock,
+    ids: io.ids(),
+    note,
+  });
   cleanups.push(local.close);
   return local.client;
 }
@@ -26,21 +40,34 @@ function colorEnabled(io: Io): boolean {
   return io.stdout.isTTY === true;
 }
 
+/** List commands take --limit N (the API's optional pages; without it, every row). */
+const isList = (def: CommandDef): boolean => def.name.endsWith(' list');
+
+/** The Examples section of a command's help. */
+function examplesHelp(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n')}\n`;
+}
+
+/** `coursebook __complete WORD... CURRENT`: what the completion scripts ask; never an error. */
+async function runCompletion(words: string[], io: Io): Promise<number> {
+  try {
+    io.stdout.write(completionLines(await complete(commandTree(COMMANDS, GROUP_DESCRIPTIONS), words, io)));
+  } catch {
+    // A broken store or config must not print into the user's command line.
+  }
+  return EXIT.ok;
+}
+
 /** Run the CLI; resolves to the exit code. No process.exit here, so tests can call it. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
+  if (argv[0] === '__complete') return runCompletion(argv.slice(1), io);
   const program = new Command('coursebook');
   let exitCode: number = EXIT.ok;
+  program.description('Course content and gradebooks: a local offline store, and the same operations against a remote service.');
+  for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program
-    .description('Course content and gradebooks: a local offline store, and the same operations against a remote service.')
-    .option('--db <path>', 'local store file (env COURSEBOOK_DB; default $XDG_DATA_HOME/coursebook/coursebook.db)')
-    .option('--memory', 'use a throwaway in-memory store')
-    .option('--base-url <url>', 'remote service URL (env COURSEBOOK_BASE_URL)')
-    .option('--token <token>', 'bearer token for the remote service (env COURSEBOOK_TOKEN)')
-    .option('--profile <name>', 'named settings from the config file (env COURSEBOOK_PROFILE)')
-    .option('--as <userId>', 'local mode: act as this user instead of the first admin (env COURSEBOOK_AS)')
-    .option('--json', "print the API's JSON exactly")
-    .option('--no-input', 'never prompt; a missing value is a usage error')
-    .version('0.1.0', '-V, --version')
+    .version(VERSION, '-V, --version', 'print the version')
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -53,6 +80,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       let cmd = groups.get(key);
       if (!cmd) {
         cmd = parent.command(path[i]!).exitOverride();
+        const description = GROUP_DESCRIPTIONS[key];
+        if (description) cmd.description(description);
         groups.set(key, cmd);
       }
       parent = cmd;
@@ -69,6 +98,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       .exitOverride();
     for (const a of def.args ?? []) cmd.argument(a.name, a.description);
     for (const o of def.options ?? []) cmd.option(o.flags, o.description, o.default as string);
+    if (isList(def)) cmd.option('--limit <n>', 'at most this many rows (default: all)');
+    const examples = def.examples ?? EXAMPLES[def.name];
+    if (examples?.length) cmd.addHelpText('after', examplesHelp(examples));
     cmd.action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
       const args = actionArgs.slice(0, -2).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
@@ -96,7 +128,12 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
   const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
   const json = g.json === true;
   try {
-    const client = def.noClient ? null : await makeClient(g, io, def, cleanups);
+    // Everything that can be refused before a request is: the query, the limit, the back end.
+    if (g.query !== undefined) checkQuery(g.query);
+    const limit = isList(def) ? parseLimit(opts.limit) : undefined;
+    const backend = def.noClient ? null : resolveBackend(g, io.env);
+    const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
+    const client = connected && !def.rawClient ? pagingClient(connected, limit) : connected;
     const prompt = io.prompter ?? makePrompter();
     let lastProgress = 0;
     const ctx: CommandContext = {
@@ -111,6 +148,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
       prompt,
       globals: g,
       stdoutIsTTY: io.stdout.isTTY === true,
+      backend,
       note: (m) => void io.stderr.write(`${m}\n`),
       progress: (done, total, label) => {
         if (io.stderr.isTTY !== true) return;
@@ -123,14 +161,15 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
       },
       readText: (path) => (path === '-' ? io.stdin.readAll() : io.files.read(path).catch((err) => fileError('read', path, err))),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
-      require: async (value, flag, question) => {
+      require: async (value, flag, question, validate) => {
         if (value !== undefined && value !== '') return value;
         if (!interactive) throw new UsageError(`missing ${flag}`);
-        return prompt.input(question, { validate: (v) => (v.trim() === '' ? 'a value is required' : true) });
+        return prompt.input(question, { validate: validate ?? ((v) => (v.trim() === '' ? 'a value is required' : true)) });
       },
     };
     const result = await def.handler(ctx, args, opts);
-    const out = renderResult(result, { json, tty: io.stdout.isTTY === true, color: colorEnabled(io) });
+    const tty = io.stdout.isTTY === true;
+    const out = renderResult(result, { json, tty, color: colorEnabled(io), width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     return EXIT.ok;

@@ -7,6 +7,7 @@ import { coursesCommands } from './courses.js';
 import { datasetCommands } from './dataset.js';
 import { gradebookCommands } from './gradebook.js';
 import { lessonsCommands } from './lessons.js';
+import { metaCommands } from './meta.js';
 import { peopleCommands } from './people.js';
 import { rawCommands } from './raw.js';
 import { readinessCommands } from './readiness.js';
@@ -35,4 +36,6 @@ export const COMMANDS: CommandDef[] = [
   ...serveCommands,
   ...rawCommands,
   ...configCommands,
+  // issue #15: coursebook version, coursebook completion bash|zsh|fish
+  ...metaCommands,
 ];

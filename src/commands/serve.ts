@@ -1,6 +1,5 @@
-import { resolveStorePath } from '../cli/backend.js';
-import { ensureParentDir } from '../cli/client.js';
-import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
+import { prepareStoreFile, resolveStorePath } from '../cli/backend.js';
+import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 import { AppError } from '../errors.js';
 
 function parseSize(text: string): number {
@@ -43,27 +42,38 @@ export const serveCommands = defineCommands([
       if (opts.now !== undefined && Number.isNaN(Date.parse(String(opts.now)))) throw new UsageError('--now must be an RFC 3339 timestamp');
       const burst = opts.rateBurst === undefined ? undefined : Number(opts.rateBurst);
       if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) throw new UsageError('--rate-burst must be a whole number >= 1');
+      const seed = opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) };
+      // A port file that cannot be written is refused before the server starts listening.
+      if (opts.portFile !== undefined) await ctx.writeFile(String(opts.portFile), '');
       // The same store selection as every local command: flags, env, then the profile.
-      const db = resolveStorePath(ctx.globals, ctx.env);
-      ensureParentDir(db);
+      const store = resolveStorePath(ctx.globals, ctx.env);
+      prepareStoreFile(store, ctx.note);
+      const db = store.path;
 
       const { startServer } = await import('../serve/server.js');
       const jwtSecret = (opts.jwtSecret as string | undefined) ?? ctx.env.COURSEBOOK_JWT_SECRET;
       let jwt = null;
       if (jwtSecret || opts.jwks) {
         const { createJwtVerifier } = await import('../api/jwt.js');
-        jwt = await createJwtVerifier({
-          secret: jwtSecret,
-          jwks: opts.jwks as string | undefined,
-          issuer: opts.jwtIssuer as string | undefined,
-          audience: opts.jwtAudience as string | undefined,
-        });
+        const jwks = opts.jwks as string | undefined;
+        // A JWKS file that cannot be read or parsed is a one-line error naming it.
+        if (jwks !== undefined && !/^https?:\/\//.test(jwks)) parseJsonText(await ctx.readText(jwks), jwks);
+        try {
+          jwt = await createJwtVerifier({
+            secret: jwtSecret,
+            jwks,
+            issuer: opts.jwtIssuer as string | undefined,
+            audience: opts.jwtAudience as string | undefined,
+          });
+        } catch (err) {
+          throw new UsageError(`cannot use the JWT settings: ${(err as Error).message}`);
+        }
       }
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer({
           db,
-          seed: opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) },
+          seed,
           host: String(opts.host),
           port,
           portFile: opts.portFile as string | undefined,

@@ -90,7 +90,8 @@ describe('users show', () => {
 describe('users create', () => {
   it('creates a user with the given id, name and email', async () => {
     const res = await writes.run(['users', 'create', '--name', 'New Person', '--id', 'usr_new', '--email', 'new@demo.example']);
-    expect(res).toMatchObject({ code: 0, stdout: 'id\tusr_new\nname\tNew Person\nemail\tnew@demo.example\nadmin\tfalse\n', stderr: '' });
+    expect(res).toMatchObject({ code: 0, stdout: 'usr_new\n', stderr: '' });
+    expect(await writes.ok(['users', 'show', 'usr_new'])).toBe('id\tusr_new\nname\tNew Person\nemail\tnew@demo.example\nadmin\tfalse\n');
     // An id that sorts after usr_admin: local mode acts as the first admin by id.
     const admin = JSON.parse(await writes.ok(['--json', 'users', 'create', '--name', 'Second Admin', '--id', 'usr_second_admin', '--admin']));
     expect(admin).toEqual({ id: 'usr_second_admin', name: 'Second Admin', email: null, admin: true });

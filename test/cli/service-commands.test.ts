@@ -4,13 +4,14 @@
  * processes in foundation.test.ts and binary.test.ts). `health` talks to a small HTTP
  * server started in this process; config commands get a temp home of their own each.
  */
+
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
 import { runCli, tempHome } from '../helpers/cli.js';
+import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
 
 const ADMINS_ONLY = 'error (forbidden): Only admins may do this.\n';
 const DEMO_COUNTS =
@@ -34,7 +35,7 @@ describe('import', () => {
   it('imports a dataset file into an empty store: counts per collection on stdout, progress on stderr', async () => {
     const s = await newStore('empty');
     const res = await s.run(['import', DEMO_DATASET]);
-    expect(res).toMatchObject({ code: 0, stdout: DEMO_COUNTS, stderr: `importing ${DEMO_DATASET}...\n` });
+    expect(res).toMatchObject({ code: 0, stdout: DEMO_COUNTS, stderr: `creating a new store at ${s.db}\nimporting ${DEMO_DATASET}...\n` });
     expect(await s.ok(['whoami'])).toMatch(/^usr_admin\t/);
   });
 

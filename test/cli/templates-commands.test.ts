@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
 import { scriptedPrompter } from '../helpers/cli.js';
+import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const STANDARD_ROW = 'tpl_standard\tStandard 3-module course\tinstitution\t2\t60\n';
@@ -71,8 +71,16 @@ describe('templates create', () => {
   it('--name makes an empty institution template; --file takes the whole body', async () => {
     const res = await s.run(['templates', 'create', '--name', 'Blank']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^id\ttpl_[a-z0-9]+\nname\tBlank\ndescription\t\nowner\t\{"kind":"institution"\}\nmodules\t\[\]\n/);
-    expect(res.stdout).toContain('\naccessFloor\t0\nupdatedBy\tusr_admin\nupdatedAt\t2026-11-22T08:30:00.000Z\n');
+    expect(res.stdout).toMatch(/^tpl_[a-z0-9]+\n$/);
+    expect(await template(s, res.stdout.trim())).toMatchObject({
+      name: 'Blank',
+      description: '',
+      owner: { kind: 'institution' },
+      modules: [],
+      accessFloor: 0,
+      updatedBy: 'usr_admin',
+      updatedAt: '2026-11-22T08:30:00.000Z',
+    });
     writeFileSync(join(s.dir, 'tpl.json'), JSON.stringify({ name: 'From a file', accessFloor: 40, tutorDefaults: { lesson: 'on', assignment: 'off' } }));
     const fromFile = await s.run(['--json', 'templates', 'create', '--file', 'tpl.json'], { cwd: s.dir });
     expect(fromFile.code).toBe(0);
