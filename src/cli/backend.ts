@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defaultStorePath } from './client.js';
 import { type GlobalOptions, UsageError } from './command.js';
-import { configPath, type Profile, readConfig } from './config.js';
+import { configPath, defaultProfileName, type Profile, readConfig, redact } from './config.js';
 import type { Env } from './io.js';
 
 /** The profile in effect and its name (undefined when none applies). */
@@ -19,7 +19,7 @@ function selectedProfile(g: GlobalOptions, env: Env): SelectedProfile {
   const profileName = g.profile ?? env.COURSEBOOK_PROFILE;
   if (profileName === undefined && (g.db || g.memory || g.baseUrl)) return { profile: {} };
   const config = readConfig(configPath(env));
-  const name = profileName ?? config.defaultProfile ?? ('default' in config.profiles ? 'default' : undefined);
+  const name = profileName ?? defaultProfileName(config);
   if (name === undefined) return { profile: {} };
   const found = config.profiles[name];
   if (!found) {
@@ -88,4 +88,11 @@ export function prepareStoreFile(store: StorePath, note: (message: string) => vo
     mkdirSync(folder, { recursive: true });
   }
   note(`creating a new store at ${store.path}`);
+}
+
+/** The back end as `whoami` shows it: `local <store path>` or `remote <URL without credentials>`, and the profile. */
+export function describeBackend(backend: Backend | null): { backend: string; profile: string } {
+  if (!backend) return { backend: '', profile: '' };
+  const where = backend.kind === 'remote' ? `remote ${redact('baseUrl', backend.baseUrl)}` : `local ${backend.db}`;
+  return { backend: where, profile: backend.profile ?? '' };
 }

@@ -6,6 +6,7 @@ import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import { commandTree, complete, completionLines } from './completion.js';
+import { errorLines } from './error-text.js';
 import { GLOBAL_OPTIONS } from './global-options.js';
 import type { Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
@@ -183,14 +184,12 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
 export function reportError(err: unknown, io: Io, json: boolean): number {
   if (err instanceof AppError) {
     if (json) io.stderr.write(JSON.stringify(err.toEnvelope()) + '\n');
-    else {
-      io.stderr.write(`error (${err.code}): ${err.message}\n`);
-      if (Array.isArray(err.details)) {
-        const problems = (err.details as { path?: unknown; message?: unknown }[]).filter((p) => typeof p?.path === 'string');
-        const restated = problems.length === 1 && err.message.includes(`${problems[0]!.path as string}: `);
-        if (!restated) for (const p of problems) io.stderr.write(`  ${p.path as string}: ${String(p.message)}\n`);
-      }
-    }
+    else
+      io.stderr.write(
+        errorLines(err)
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
     return err.exitCode;
   }
   if (err instanceof UsageError) {

@@ -32,8 +32,9 @@ beforeAll(async () => {
 
 describe('whoami', () => {
   it('local mode acts as the first admin, or --as another user', async () => {
-    expect(await shared.run(['whoami'])).toMatchObject({ code: 0, stdout: 'usr_admin\tDana Admin\tyes\tlocal\t*\n', stderr: '' });
-    expect(await shared.ok(['--as', 'usr_s01', 'whoami'])).toBe('usr_s01\tAmara Okafor\tno\tlocal\t*\n');
+    // id, name, admin, credential, scopes, then the back end (the store in use) and the profile (none here)
+    expect(await shared.run(['whoami'])).toMatchObject({ code: 0, stdout: `usr_admin\tDana Admin\tyes\tlocal\t*\tlocal ${shared.db}\t\n`, stderr: '' });
+    expect(await shared.ok(['--as', 'usr_s01', 'whoami'])).toBe(`usr_s01\tAmara Okafor\tno\tlocal\t*\tlocal ${shared.db}\t\n`);
     expect(JSON.parse(await shared.ok(['--json', 'whoami']))).toEqual({
       user: { id: 'usr_admin', name: 'Dana Admin', email: 'admin@demo.example', admin: true },
       scopes: ['*'],
@@ -49,6 +50,18 @@ describe('whoami', () => {
     });
     const env = await shared.run(['whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } });
     expect(env.code).toBe(4);
+  });
+
+  it('names the profile in use; on a terminal it is a table', async () => {
+    await shared.ok(['config', 'set', 'as', 'usr_instructor', '--name', 'teaching']);
+    const res = await shared.run(['--profile', 'teaching', 'whoami'], { tty: { stdout: true }, columns: 200 });
+    expect(res.stdout).toBe(
+      [
+        `id              name             admin  credential  scopes  backend${' '.repeat(shared.db.length + 1)}profile`,
+        `usr_instructor  Ines Instructor  no     local       *       local ${shared.db}  teaching`,
+        '',
+      ].join('\n'),
+    );
   });
 });
 
