@@ -44,6 +44,8 @@ export interface InProcessOptions {
   draftDir?: string;
   /** Records the remote client's waits instead of waiting (never a timed test). */
   sleeps?: number[];
+  /** How the remote client waits; default: at once (recorded in `sleeps`). */
+  sleep?: (ms: number) => Promise<void>;
   /** The local store's clock; default a fixed instant, so output repeats. */
   clock?: Clock;
   /** The local store's id source (default random: each run is a new process's ids). */
@@ -72,7 +74,10 @@ export function testIo(options: InProcessOptions = {}): Io & { out(): string; er
       await writeFile(file, text);
       return file;
     },
-    sleep: async (ms) => void options.sleeps?.push(ms),
+    sleep: async (ms) => {
+      options.sleeps?.push(ms);
+      await options.sleep?.(ms);
+    },
     clock: options.clock ?? fixedClock(CLI_NOW),
     ids: options.ids ?? randomIds,
     ...(options.prompter ? { prompter: options.prompter } : {}),
