@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolveBackend } from './backend.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import { configPath, readConfig } from './config.js';
-import { GLOBAL_OPTIONS, optionShape } from './global-options.js';
+import { commandOptions, GLOBAL_OPTIONS, optionShape } from './global-options.js';
 import type { Io } from './io.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -73,7 +73,7 @@ function walk(root: Node, words: string[]): Position {
     }
     if (word.startsWith('-')) {
       const [name, inline] = word.split('=', 2) as [string, string?];
-      const found = [...globalShapes, ...shapes(node.def?.options ?? [])].find((s) => s.names.includes(name));
+      const found = [...globalShapes, ...shapes(node.def ? commandOptions(node.def) : [])].find((s) => s.names.includes(name));
       const isGlobal = found !== undefined && globalShapes.includes(found);
       const key = found?.names
         .find((n) => n.startsWith('--'))
@@ -128,7 +128,7 @@ export async function complete(root: Node, words: string[], io: Io): Promise<Can
     else if (flags.startsWith('--profile'))
       candidates = Object.keys(readConfig(configPath(io.env)).profiles).map((value) => ({ value, description: 'profile' }));
   } else if (current.startsWith('-')) {
-    for (const o of [...(node.def?.options ?? []), ...GLOBAL_OPTIONS, { flags: '--help', description: 'show help' }]) {
+    for (const o of [...(node.def ? commandOptions(node.def) : []), ...GLOBAL_OPTIONS, { flags: '--help', description: 'show help' }]) {
       for (const name of optionShape(o.flags).names.filter((n) => n.startsWith('--'))) candidates.push({ value: name, description: o.description });
     }
   } else if (!node.def) {

@@ -1,4 +1,4 @@
-import type { OptionDef } from './command.js';
+import type { CommandDef, OptionDef } from './command.js';
 
 /** The options every command inherits from `coursebook` (shown in each command's help). */
 export const GLOBAL_OPTIONS: OptionDef[] = [
@@ -21,3 +21,11 @@ export function optionShape(flags: string): { names: string[]; takesValue: boole
     .map((n) => n.trim());
   return { names, takesValue: /[<[]/.test(flags) };
 }
+
+/** List commands take --limit N (the API's optional pages; without it, every row). */
+export const isListCommand = (def: CommandDef): boolean => def.name.endsWith(' list');
+
+export const LIMIT_OPTION: OptionDef = { flags: '--limit <n>', description: 'at most this many rows (default: all)' };
+
+/** A command's own options as the program registers them (its definition's, and --limit on lists). */
+export const commandOptions = (def: CommandDef): OptionDef[] => [...(def.options ?? []), ...(isListCommand(def) ? [LIMIT_OPTION] : [])];

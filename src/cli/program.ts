@@ -7,7 +7,7 @@ import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import { commandTree, complete, completionLines } from './completion.js';
 import { errorLines } from './error-text.js';
-import { GLOBAL_OPTIONS } from './global-options.js';
+import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import type { Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
 import { makePrompter } from './prompt.js';
@@ -40,9 +40,6 @@ function colorEnabled(io: Io): boolean {
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   return io.stdout.isTTY === true;
 }
-
-/** List commands take --limit N (the API's optional pages; without it, every row). */
-const isList = (def: CommandDef): boolean => def.name.endsWith(' list');
 
 /** The Examples section of a command's help. */
 function examplesHelp(lines: string[]): string {
@@ -98,8 +95,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       .description(def.description)
       .exitOverride();
     for (const a of def.args ?? []) cmd.argument(a.name, a.description);
-    for (const o of def.options ?? []) cmd.option(o.flags, o.description, o.default as string);
-    if (isList(def)) cmd.option('--limit <n>', 'at most this many rows (default: all)');
+    for (const o of commandOptions(def)) cmd.option(o.flags, o.description, o.default as string);
     const examples = def.examples ?? EXAMPLES[def.name];
     if (examples?.length) cmd.addHelpText('after', examplesHelp(examples));
     cmd.action(async (...actionArgs: unknown[]) => {
@@ -131,7 +127,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
   try {
     // Everything that can be refused before a request is: the query, the limit, the back end.
     if (g.query !== undefined) checkQuery(g.query);
-    const limit = isList(def) ? parseLimit(opts.limit) : undefined;
+    const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
     const backend = def.noClient ? null : resolveBackend(g, io.env);
     const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
     const client = connected && !def.rawClient ? pagingClient(connected, limit) : connected;

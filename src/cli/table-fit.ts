@@ -21,22 +21,27 @@ export const MIN_COLUMN = 8;
 
 /**
  * Column widths that fit `available` characters with `gap` between columns: each step
- * narrows the widest column that can still give way by one. When even the narrowest
- * widths do not fit, those are answered (the terminal cuts the line, not the table).
+ * narrows the widest column that can still give way by one. The first column (the id a
+ * reader copies) gives way only when the others cannot. When even the narrowest widths do
+ * not fit, those are answered (the terminal cuts the line, not the table).
  */
 export function fitColumns(natural: number[], headers: number[], available: number | undefined, gap: number): number[] {
   const widths = [...natural];
   if (available === undefined || available <= 0) return widths;
-  const floor = natural.map((w, i) => Math.min(w, Math.max(headers[i] ?? 0, MIN_COLUMN)));
+  const narrowest = natural.map((w, i) => Math.min(w, Math.max(headers[i] ?? 0, MIN_COLUMN)));
   let total = widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1);
-  while (total > available) {
-    let widest = -1;
-    widths.forEach((w, i) => {
-      if (w > floor[i]! && (widest < 0 || w > widths[widest]!)) widest = i;
-    });
-    if (widest < 0) break;
-    widths[widest]!--;
-    total--;
-  }
+  const shrink = (floor: number[]) => {
+    while (total > available) {
+      let widest = -1;
+      widths.forEach((w, i) => {
+        if (w > floor[i]! && (widest < 0 || w > widths[widest]!)) widest = i;
+      });
+      if (widest < 0) return;
+      widths[widest]!--;
+      total--;
+    }
+  };
+  shrink(narrowest.map((w, i) => (i === 0 ? natural[0]! : w)));
+  shrink(narrowest);
   return widths;
 }

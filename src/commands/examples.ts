@@ -84,7 +84,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'submissions release': ['coursebook submissions release sub_001'],
   'gradebook setup show': ['coursebook gradebook setup show --course crs_data101', 'coursebook gradebook setup show --course crs_data101 --json > setup.json'],
   'gradebook setup set': ['coursebook gradebook setup set --course crs_data101 --file setup.json'],
-  'gradebook setup edit': ['EDITOR=nano coursebook gradebook setup edit --course crs_data101'],
+  'gradebook setup edit': ['# opens $VISUAL, else $EDITOR, else vi', 'coursebook gradebook setup edit --course crs_data101'],
   'gradebook checks': ['coursebook gradebook checks --course crs_data101', 'coursebook gradebook checks --course crs_data101 --open --json'],
   'gradebook dismiss': [
     'coursebook gradebook dismiss --course crs_data101 --code item-zero-points --target asg_06',

@@ -13,7 +13,7 @@ const COURSE = 'crs_data101';
 const ADMINS_ONLY = 'error (forbidden): Only admins may do this.\n';
 const TOKEN_ROWS = {
   admin: 'tok_demo_admin\tdemo admin\tusr_admin\t*\t\t\n',
-  student: 'tok_demo_student\tdemo student\tusr_s01\tcontent:read submissions:write certificates:read\t\t\n',
+  student: 'tok_demo_student\tdemo student\tusr_s01\tcontent:read submissions:write gradebook:read certificates:read\t\t\n',
 };
 
 const stores: CliStore[] = [];
