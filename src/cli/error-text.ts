@@ -15,3 +15,19 @@ export function errorLines(err: AppError | UsageError): string[] {
   }
   return lines;
 }
+
+const FILE_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+};
+
+/** A file that cannot be read or written is a one-line usage error naming it, never a stack trace. */
+export function fileError(action: 'read' | 'write', path: string, err: unknown): never {
+  const code = (err as { code?: string }).code ?? '';
+  throw new UsageError(`cannot ${action} ${path}: ${FILE_REASONS[code] ?? (err as Error).message}`);
+}

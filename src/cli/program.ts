@@ -6,7 +6,7 @@ import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import { commandTree, complete, completionLines } from './completion.js';
-import { errorLines } from './error-text.js';
+import { errorLines, fileError } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import type { Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
@@ -206,20 +206,4 @@ export function reportError(err: unknown, io: Io, json: boolean): number {
   }
   io.stderr.write(`error: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
   return EXIT.unexpected;
-}
-
-const FILE_REASONS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a folder',
-  ENOTDIR: 'a part of the path is not a folder',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on the device',
-};
-
-/** A file that cannot be read or written is a one-line usage error naming it, never a stack trace. */
-function fileError(action: 'read' | 'write', path: string, err: unknown): never {
-  const code = (err as { code?: string }).code ?? '';
-  throw new UsageError(`cannot ${action} ${path}: ${FILE_REASONS[code] ?? (err as Error).message}`);
 }

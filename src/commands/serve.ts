@@ -1,5 +1,6 @@
 import { prepareStoreFile, resolveStorePath } from '../cli/backend.js';
 import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
+import { fileError } from '../cli/error-text.js';
 import { AppError } from '../errors.js';
 
 function parseSize(text: string): number {
@@ -43,8 +44,6 @@ export const serveCommands = defineCommands([
       const burst = opts.rateBurst === undefined ? undefined : Number(opts.rateBurst);
       if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) throw new UsageError('--rate-burst must be a whole number >= 1');
       const seed = opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) };
-      // A port file that cannot be written is refused before the server starts listening.
-      if (opts.portFile !== undefined) await ctx.writeFile(String(opts.portFile), '');
       // The same store selection as every local command: flags, env, then the profile.
       const store = resolveStorePath(ctx.globals, ctx.env);
       prepareStoreFile(store, ctx.note);
@@ -92,6 +91,8 @@ export const serveCommands = defineCommands([
         if (err instanceof AppError) throw err;
         if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${String(opts.host)} is already in use`);
         if ((err as Error).message?.startsWith('--rate')) throw new UsageError((err as Error).message);
+        const portFileError = (err as { portFileError?: unknown }).portFileError;
+        if (portFileError !== undefined) fileError('write', String(opts.portFile), portFileError);
         throw err;
       }
       // Handlers first: stdout to a pipe is synchronous, so a test harness can read the

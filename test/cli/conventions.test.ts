@@ -205,7 +205,7 @@ describe('file errors in serve', () => {
   const home = tempHome();
   afterAll(() => home.cleanup());
 
-  it('a --seed, --jwks or --port-file that cannot be used is one line naming it (exit 2), before listening', async () => {
+  it('a --seed, --jwks or --port-file that cannot be used is one line naming it (exit 2); nothing is left listening', async () => {
     const missing = join(home.dir, 'nope', 'file.json');
     for (const args of [
       ['--seed', missing],
