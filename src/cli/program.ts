@@ -5,7 +5,6 @@ import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
-import { commandTree, complete, completionLines } from './completion.js';
 import { errorLines, fileError } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import type { Io } from './io.js';
@@ -49,6 +48,7 @@ function examplesHelp(lines: string[]): string {
 /** `coursebook __complete WORD... CURRENT`: what the completion scripts ask; never an error. */
 async function runCompletion(words: string[], io: Io): Promise<number> {
   try {
+    const { commandTree, complete, completionLines } = await import('./completion.js');
     io.stdout.write(completionLines(await complete(commandTree(COMMANDS, GROUP_DESCRIPTIONS), words, io)));
   } catch {
     // A broken store or config must not print into the user's command line.

@@ -10,8 +10,9 @@ import { formatZodIssues } from '../../schemas/problems.js';
 import { Template, TemplateUpdate } from '../../schemas/templates.js';
 import { closestName } from '../did-you-mean.js';
 
-const TEMPLATE_FIELDS = fieldPaths(Template);
-const PATCH_FIELDS = fieldPaths(TemplateUpdate);
+// Walked on first use, not when the CLI starts.
+let known: { template: string[]; patch: string[] } | undefined;
+const fields = () => (known ??= { template: fieldPaths(Template), patch: fieldPaths(TemplateUpdate) });
 
 /** `; did you mean accessFloor?` for an unknown path: the closest field beside it, else anywhere. */
 function didYouMean(path: string, known: string[]): string {
@@ -23,7 +24,8 @@ function didYouMean(path: string, known: string[]): string {
 
 /** The --where paths a template does not have, each with a suggestion when one is close. */
 export function unknownWhereFields(paths: string[]): string[] {
-  return paths.filter((p) => !TEMPLATE_FIELDS.includes(normalizePath(p))).map((p) => `unknown field ${JSON.stringify(p)}${didYouMean(p, TEMPLATE_FIELDS)}`);
+  const { template } = fields();
+  return paths.filter((p) => !template.includes(normalizePath(p))).map((p) => `unknown field ${JSON.stringify(p)}${didYouMean(p, template)}`);
 }
 
 export type PatchCheck = { ok: true; patch: Record<string, unknown> } | { ok: false; problems: Problem[] };
@@ -35,7 +37,7 @@ export function checkTemplatePatch(patch: Record<string, unknown>): PatchCheck {
   return {
     ok: false,
     problems: formatZodIssues(parsed.error.issues).map((p) =>
-      p.message === 'unknown field' ? { ...p, message: `unknown field${didYouMean(p.path, PATCH_FIELDS)}` } : p,
+      p.message === 'unknown field' ? { ...p, message: `unknown field${didYouMean(p.path, fields().patch)}` } : p,
     ),
   };
 }
