@@ -61,8 +61,9 @@ export function renderTable(rows: Record<string, unknown>[], columns: Column[] |
     GAP,
   );
   const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - visibleWidth(s)));
+  // The last header is not padded: trailing spaces inside the bold escape would survive trimEnd.
   const head = cols
-    .map((c, i) => ink.bold(pad(truncate(c.header, widths[i]!), widths[i]!)))
+    .map((c, i) => ink.bold(i === cols.length - 1 ? truncate(c.header, widths[i]!) : pad(truncate(c.header, widths[i]!), widths[i]!)))
     .join(' '.repeat(GAP))
     .trimEnd();
   const body = cells.map((r, ri) =>

@@ -86,6 +86,9 @@ describe('tables on a terminal', () => {
     const res = await demo.run(['courses', 'list'], { ...TTY, columns: 40 });
     expect(res.stdout).toBe('ID           TITLE     STATUS  UPDATED\ncrs_data101  Data Li…  draft   3 months…\n');
     for (const line of res.stdout.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(40);
+    // In colour, headers are bold and no line ends in spaces.
+    const coloured = (await demo.run(['courses', 'list'], { ...COLOUR, columns: 40 })).stdout;
+    expect(coloured.split('\n')[0]).toBe(`${ESC}1mID         ${ESC}22m  ${ESC}1mTITLE   ${ESC}22m  ${ESC}1mSTATUS${ESC}22m  ${ESC}1mUPDATED${ESC}22m`);
     // Wide enough: nothing is cut.
     expect((await demo.run(['courses', 'list'], { ...TTY, columns: 52 })).stdout).toBe(
       'ID           TITLE              STATUS  UPDATED\ncrs_data101  Data Literacy 101  draft   3 months ago\n',
