@@ -34,7 +34,12 @@ export function bigStore({ decimals = 0 } = {}) {
 function ensureToken(db) {
   const store = openStore(db);
   try {
-    importDataset(store, fixedClock('2026-11-22T00:00:00Z'), { coursebook: 1, tokens: [{ id: 'tok_bench', token: BENCH_TOKEN, userId: 'admin', scopes: ['*'] }] }, { replace: true });
+    importDataset(
+      store,
+      fixedClock('2026-11-22T00:00:00Z'),
+      { coursebook: 1, tokens: [{ id: 'tok_bench', token: BENCH_TOKEN, userId: 'admin', scopes: ['*'] }] },
+      { replace: true },
+    );
   } finally {
     store.close();
   }

@@ -93,7 +93,9 @@ const tokens = [
     id: 'tok_demo_student',
     token: 'demo-student-token',
     userId: 'usr_s01',
-    scopes: ['content:read', 'submissions:write', 'certificates:read'],
+    // gradebook:read lets the student read their own grades (GET .../gradebook/me); the
+    // staff views still need an instructor's role in the course.
+    scopes: ['content:read', 'submissions:write', 'gradebook:read', 'certificates:read'],
     name: 'demo student',
   },
 ];

@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { AppError, isErrorCode } from '../errors.js';
 import type { ApiClient, ApiResponse } from './command.js';
 import type { Env } from './io.js';
@@ -16,7 +15,7 @@ export class UnreachableError extends Error {
 /** Some other failure reported by the service (a 500): exit 1. */
 export class ServiceError extends Error {}
 
-function toResponse<T>(status: number, text: string): ApiResponse<T> {
+function toResponse<T>(status: number, text: string, request: { method: string; path: string }, next?: string): ApiResponse<T> {
   let data: unknown;
   if (text !== '') {
     try {
@@ -31,7 +30,31 @@ function toResponse<T>(status: number, text: string): ApiResponse<T> {
     throw new ServiceError(`the service answered ${status}: ${typeof err?.message === 'string' ? err.message : text.slice(0, 200)}`);
   }
   // The caller names the shape it expects of a success body (the API's schema says it).
-  return { status, text, data: data as T };
+  return { status, text, data: data as T, request, ...(next === undefined ? {} : { next }) };
+}
+
+/**
+ * The next page named by a `Link` header (RFC 8288), as a path under /api/v1, or undefined.
+ * A relative link resolves against the request's URL; a link to another origin is ignored.
+ */
+export function nextPageFromLink(header: string | null | undefined, requestUrl: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(/,(?=\s*<)/)) {
+    const m = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (!m) continue;
+    const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(m[2]!)?.[1] ?? '';
+    if (!rel.toLowerCase().split(/\s+/).includes('next')) continue;
+    let url: URL;
+    try {
+      url = new URL(m[1]!, requestUrl);
+    } catch {
+      return undefined;
+    }
+    if (url.origin !== new URL(requestUrl).origin) return undefined;
+    const at = url.pathname.indexOf(`${API_PREFIX}/`);
+    return at < 0 ? undefined : `${url.pathname.slice(at + API_PREFIX.length)}${url.search}`;
+  }
+  return undefined;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -39,10 +62,6 @@ export const API_PREFIX = '/api/v1';
 export function defaultStorePath(env: Env): string {
   const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
   return join(base, 'coursebook', 'coursebook.db');
-}
-
-export function ensureParentDir(path: string): void {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
 }
 
 /** In-process client: the same HTTP app, no socket. */
@@ -55,14 +74,64 @@ export function inProcessClient(app: { request(input: string, init?: RequestInit
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
         init.headers = { 'content-type': 'application/json' };
       }
-      const res = await app.request(`http://local${API_PREFIX}${path}`, init);
-      return toResponse(res.status, await res.text());
+      const url = `http://local${API_PREFIX}${path}`;
+      const res = await app.request(url, init);
+      return toResponse(res.status, await res.text(), { method, path }, nextPageFromLink(res.headers.get('link'), url));
     },
   };
 }
 
-/** Remote client: undici, bearer token. The token never appears in a message. */
-export async function remoteClient(baseUrl: string, token: string | undefined): Promise<ApiClient> {
+/** How the remote client waits and tells the user it is retrying. */
+export interface RetryPolicy {
+  sleep(ms: number): Promise<void>;
+  note(message: string): void;
+  /** The current time, for a Retry-After given as an HTTP date. */
+  now(): string;
+}
+
+/** At most this many tries of one request (the first and 4 retries). */
+export const MAX_TRIES = 5;
+/** A Retry-After longer than this is not waited for: the rate-limited error goes to the user. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+/** Safe to send twice: the same request again leaves the same result (RFC 9110, 9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** Connection failures that may pass; a name that does not resolve will not. */
+const TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+/** Exponential backoff between tries: 0.5 s, 1 s, 2 s, 4 s. */
+export const backoffMs = (failedTries: number): number => 500 * 2 ** (failedTries - 1);
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110, 10.2.3); undefined when unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, now: string): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.parse(now));
+}
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+/**
+ * Remote client: undici, bearer token. The token never appears in a message. A 429 is
+ * retried after its Retry-After (any method: the service refused it before doing anything);
+ * a connection failure is retried with backoff for idempotent methods only. At most
+ * MAX_TRIES tries, each retry announced on stderr.
+ */
+export async function remoteClient(baseUrl: string, token: string | undefined, retry: RetryPolicy): Promise<ApiClient> {
   const { request } = await import('undici');
   const root = baseUrl.replace(/\/+$/, '');
   let safeBase: string;
@@ -84,13 +153,40 @@ export async function remoteClient(baseUrl: string, token: string | undefined): 
         payload = typeof body === 'string' ? body : JSON.stringify(body);
         headers['content-type'] = 'application/json';
       }
-      let res: Awaited<ReturnType<typeof request>>;
-      try {
-        res = await request(`${root}${API_PREFIX}${path}`, { method: method as 'GET', headers, body: payload });
-      } catch (err) {
-        throw new UnreachableError(`cannot reach ${safeBase}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      const url = `${root}${API_PREFIX}${path}`;
+      for (let tries = 1; ; tries++) {
+        let status: number;
+        let text: string;
+        let link: string | undefined;
+        let retryAfter: string | string[] | undefined;
+        try {
+          const res = await request(url, { method: method as 'GET', headers, body: payload });
+          status = res.statusCode;
+          retryAfter = res.headers['retry-after'];
+          const linkHeader = res.headers.link;
+          link = Array.isArray(linkHeader) ? linkHeader.join(', ') : linkHeader;
+          text = await res.body.text();
+        } catch (err) {
+          const code = (err as { code?: string }).code ?? (err as Error).message;
+          if (tries < MAX_TRIES && IDEMPOTENT.has(method.toUpperCase()) && TRANSIENT.has(code)) {
+            const wait = backoffMs(tries);
+            retry.note(`cannot reach ${safeBase} (${code}); retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            await retry.sleep(wait);
+            continue;
+          }
+          const after = tries > 1 ? ` after ${tries} tries` : '';
+          throw new UnreachableError(`cannot reach ${safeBase}: ${code}${after}`);
+        }
+        if (status === 429 && tries < MAX_TRIES) {
+          const wait = retryAfterMs(retryAfter, retry.now()) ?? backoffMs(tries);
+          if (wait <= MAX_RETRY_AFTER_MS) {
+            retry.note(`rate-limited by ${safeBase}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            await retry.sleep(wait);
+            continue;
+          }
+        }
+        return toResponse(status, text, { method, path }, nextPageFromLink(link, url));
       }
-      return toResponse(res.statusCode, await res.body.text());
     },
   };
 }

@@ -10,6 +10,10 @@ export interface ApiResponse<T = unknown> {
   /** The body exactly as the API sent it: what --json prints. */
   text: string;
   data: T;
+  /** What was asked: the method and the path under /api/v1 (the renderer names what a POST created). */
+  request?: { method: string; path: string };
+  /** The next page (a path under /api/v1) when the answer had a `Link: <...>; rel="next"` header. */
+  next?: string;
 }
 
 export interface ApiClient {
@@ -58,13 +62,18 @@ export interface CommandContext {
   /** Reads a file, or stdin for '-'. */
   readText(path: string): Promise<string>;
   writeFile(path: string, text: string): Promise<void>;
-  /** A value the user must give: prompts when interactive, else a usage error naming the flag. */
-  require(value: string | undefined, flag: string, question: string): Promise<string>;
+  /**
+   * A value the user must give: prompts when interactive (checking each answer as it is
+   * typed with `validate`, when given), else a usage error naming the flag.
+   */
+  require(value: string | undefined, flag: string, question: string, validate?: (answer: string) => true | string): Promise<string>;
   /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
   globals: GlobalOptions;
   /** A client for another back end (push, pull and diff talk to two); closed when the command ends. */
   openClient(backend: Backend): Promise<ApiClient>;
   stdoutIsTTY: boolean;
+  /** The back end in use (store path or service URL, and the profile), or null for commands without a client. */
+  backend: Backend | null;
 }
 
 /** The options every command inherits from `coursebook`. */
@@ -77,6 +86,8 @@ export interface GlobalOptions {
   as?: string;
   json?: boolean;
   input?: boolean;
+  /** A JMESPath expression applied to the JSON output. */
+  query?: string;
 }
 
 export interface OptionDef {
@@ -99,6 +110,13 @@ export interface CommandDef {
   noClient?: boolean;
   /** Shown after the options in --help (where to read more). */
   help?: string;
+  /** Example command lines for `--help` (lines starting with `#` explain the next one); else src/commands/examples.ts. */
+  examples?: string[];
+  /**
+   * The client answers each request as the API did, one page at a time (`api`); every other
+   * command's client follows `Link rel="next"` to whole lists.
+   */
+  rawClient?: boolean;
 }
 
 /** A command group (`gradebook setup`): its --help description and a pointer to more. */

@@ -35,6 +35,11 @@ export function readConfig(path: string): ConfigFile {
   }
 }
 
+/** The profile commands use when none is named: the one `config use` chose, else the one named `default`. */
+export function defaultProfileName(config: ConfigFile): string | undefined {
+  return config.defaultProfile ?? ('default' in config.profiles ? 'default' : undefined);
+}
+
 /** Written atomically with mode 0600: it may hold tokens. */
 export function writeConfig(path: string, config: ConfigFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

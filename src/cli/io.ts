@@ -33,6 +33,13 @@ export interface Io {
    * `fileName` and answers the saved text, or null when the editor failed.
    */
   edit(initial: string, fileName: string): Promise<{ text: string } | { failed: string }>;
+  /**
+   * Keeps text the user wrote that could not be saved (an edited setup the service refused)
+   * in a new file under the temp folder, and answers its path.
+   */
+  keepDraft(fileName: string, text: string): Promise<string>;
+  /** Waits (the remote client's retries); tests answer at once. */
+  sleep(ms: number): Promise<void>;
   /** The clock and id source of the local store's service (serve has its own flags). */
   clock: Clock;
   ids(): Ids;
@@ -74,6 +81,12 @@ export function processIo(): Io {
     env,
     files: { read: (path) => readFile(path, 'utf8'), write: (path, text) => writeFile(path, text) },
     edit: editWithSystemEditor(env),
+    keepDraft: async (fileName, text) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'coursebook-draft-')), fileName);
+      writeFileSync(file, text, { mode: 0o600 });
+      return file;
+    },
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     clock: systemClock(),
     ids: randomIds,
     onStop(handler) {

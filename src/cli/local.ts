@@ -6,7 +6,8 @@ import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
 import { openStore } from '../store/db.js';
 import { firstAdmin, getUser, insertUser } from '../store/users.js';
-import { ensureParentDir, inProcessClient } from './client.js';
+import { prepareStoreFile } from './backend.js';
+import { inProcessClient } from './client.js';
 import type { ApiClient } from './command.js';
 
 /**
@@ -14,12 +15,21 @@ import type { ApiClient } from './command.js';
  * admin (a `local` admin is created when the store has none), or `--as` user.
  * Import and dump never add a user: with no admin in the store they act as a transient one.
  */
-export function openLocalClient(options: { db: string; as?: string | undefined; persistActor: boolean; clock: Clock; ids: Ids }): {
+export function openLocalClient(options: {
+  db: string;
+  /** The default store location: its folder is made on demand (any other folder must exist). */
+  isDefault: boolean;
+  as?: string | undefined;
+  persistActor: boolean;
+  clock: Clock;
+  ids: Ids;
+  note: (message: string) => void;
+}): {
   client: ApiClient;
   close: () => void;
 } {
   const path = options.db;
-  ensureParentDir(path);
+  prepareStoreFile({ path, isDefault: options.isDefault }, options.note);
   const store = openStore(path);
   let auth: Authenticator;
   if (options.as) {

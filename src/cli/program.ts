@@ -1,24 +1,39 @@
 import { Command, CommanderError } from 'commander';
+import { EXAMPLES, GROUP_DESCRIPTIONS } from '../commands/examples.js';
 import { COMMAND_GROUPS, COMMANDS } from '../commands/index.js';
 import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
+import { errorLines, fileError } from './error-text.js';
+import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import type { Io } from './io.js';
+import { pagingClient, parseLimit } from './paginate.js';
 import { makePrompter } from './prompt.js';
+import { checkQuery } from './query.js';
 import { renderResult } from './render.js';
+import { VERSION } from './version.js';
 
 export type { Io } from './io.js';
 
-async function makeClient(g: GlobalOptions, io: Io, def: CommandDef, cleanups: (() => void)[]): Promise<ApiClient> {
-  return openBackend(resolveBackend(g, io.env), io, def.name !== 'import' && def.name !== 'dump', cleanups);
+async function makeClient(backend: Backend, io: Io, def: CommandDef, cleanups: (() => void)[]): Promise<ApiClient> {
+  return openBackend(backend, io, def.name !== 'import' && def.name !== 'dump', cleanups);
 }
 
 /** A client for a back end: HTTP for a service, in-process over the store file for a local one (closed by `cleanups`). */
 async function openBackend(backend: Backend, io: Io, persistActor: boolean, cleanups: (() => void)[]): Promise<ApiClient> {
-  if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token);
+  const note = (message: string) => void io.stderr.write(`${message}\n`);
+  if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token, { sleep: io.sleep, note, now: () => io.clock.now() });
   const { openLocalClient } = await import('./local.js');
-  const local = openLocalClient({ db: backend.db, as: backend.as, persistActor, clock: io.clock, ids: io.ids() });
+  const local = openLocalClient({
+    db: backend.db,
+    isDefault: backend.isDefault,
+    as: backend.as,
+    persistActor,
+    clock: io.clock,
+    ids: io.ids(),
+    note,
+  });
   cleanups.push(local.close);
   return local.client;
 }
@@ -30,21 +45,32 @@ function colorEnabled(io: Io): boolean {
   return io.stdout.isTTY === true;
 }
 
+/** The Examples section of a command's help. */
+function examplesHelp(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n')}\n`;
+}
+
+/** `coursebook __complete WORD... CURRENT`: what the completion scripts ask; never an error. */
+async function runCompletion(words: string[], io: Io): Promise<number> {
+  try {
+    const { commandTree, complete, completionLines } = await import('./completion.js');
+    io.stdout.write(completionLines(await complete(commandTree(COMMANDS, GROUP_DESCRIPTIONS), words, io)));
+  } catch {
+    // A broken store or config must not print into the user's command line.
+  }
+  return EXIT.ok;
+}
+
 /** Run the CLI; resolves to the exit code. No process.exit here, so tests can call it. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
+  if (argv[0] === '__complete') return runCompletion(argv.slice(1), io);
   const program = new Command('coursebook');
   let exitCode: number = EXIT.ok;
+  program.description('Course content and gradebooks: a local offline store, and the same operations against a remote service.');
+  for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program
-    .description('Course content and gradebooks: a local offline store, and the same operations against a remote service.')
-    .option('--db <path>', 'local store file (env COURSEBOOK_DB; default $XDG_DATA_HOME/coursebook/coursebook.db)')
-    .option('--memory', 'use a throwaway in-memory store')
-    .option('--base-url <url>', 'remote service URL (env COURSEBOOK_BASE_URL)')
-    .option('--token <token>', 'bearer token for the remote service (env COURSEBOOK_TOKEN)')
-    .option('--profile <name>', 'named settings from the config file (env COURSEBOOK_PROFILE)')
-    .option('--as <userId>', 'local mode: act as this user instead of the first admin (env COURSEBOOK_AS)')
-    .option('--json', "print the API's JSON exactly")
-    .option('--no-input', 'never prompt; a missing value is a usage error')
-    .version('0.1.0', '-V, --version')
+    .version(VERSION, '-V, --version', 'print the version')
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -57,6 +83,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       let cmd = groups.get(key);
       if (!cmd) {
         cmd = parent.command(path[i]!).exitOverride();
+        const description = GROUP_DESCRIPTIONS[key];
+        if (description) cmd.description(description);
         groups.set(key, cmd);
       }
       parent = cmd;
@@ -72,7 +100,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       .description(def.description)
       .exitOverride();
     for (const a of def.args ?? []) cmd.argument(a.name, a.description);
-    for (const o of def.options ?? []) cmd.option(o.flags, o.description, o.default as string);
+    for (const o of commandOptions(def)) cmd.option(o.flags, o.description, o.default as string);
+    const examples = def.examples ?? EXAMPLES[def.name];
+    if (examples?.length) cmd.addHelpText('after', examplesHelp(examples));
     if (def.help) cmd.addHelpText('after', `\n${def.help}`);
     cmd.action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
@@ -108,7 +138,12 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
   const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
   const json = g.json === true;
   try {
-    const client = def.noClient ? null : await makeClient(g, io, def, cleanups);
+    // Everything that can be refused before a request is: the query, the limit, the back end.
+    if (g.query !== undefined) checkQuery(g.query);
+    const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
+    const backend = def.noClient ? null : resolveBackend(g, io.env);
+    const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
+    const client = connected && !def.rawClient ? pagingClient(connected, limit) : connected;
     const prompt = io.prompter ?? makePrompter();
     let lastProgress = 0;
     const ctx: CommandContext = {
@@ -124,6 +159,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
       globals: g,
       openClient: (backend) => openBackend(backend, io, true, cleanups),
       stdoutIsTTY: io.stdout.isTTY === true,
+      backend,
       note: (m) => void io.stderr.write(`${m}\n`),
       progress: (done, total, label) => {
         if (io.stderr.isTTY !== true) return;
@@ -136,14 +172,15 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
       },
       readText: (path) => (path === '-' ? io.stdin.readAll() : io.files.read(path).catch((err) => fileError('read', path, err))),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
-      require: async (value, flag, question) => {
+      require: async (value, flag, question, validate) => {
         if (value !== undefined && value !== '') return value;
         if (!interactive) throw new UsageError(`missing ${flag}`);
-        return prompt.input(question, { validate: (v) => (v.trim() === '' ? 'a value is required' : true) });
+        return prompt.input(question, { validate: validate ?? ((v) => (v.trim() === '' ? 'a value is required' : true)) });
       },
     };
     const result = await def.handler(ctx, args, opts);
-    const out = renderResult(result, { json, tty: io.stdout.isTTY === true, color: colorEnabled(io) });
+    const tty = io.stdout.isTTY === true;
+    const out = renderResult(result, { json, tty, color: colorEnabled(io), width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     return EXIT.ok;
@@ -157,14 +194,12 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
 export function reportError(err: unknown, io: Io, json: boolean): number {
   if (err instanceof AppError) {
     if (json) io.stderr.write(JSON.stringify(err.toEnvelope()) + '\n');
-    else {
-      io.stderr.write(`error (${err.code}): ${err.message}\n`);
-      if (Array.isArray(err.details)) {
-        const problems = (err.details as { path?: unknown; message?: unknown }[]).filter((p) => typeof p?.path === 'string');
-        const restated = problems.length === 1 && err.message.includes(`${problems[0]!.path as string}: `);
-        if (!restated) for (const p of problems) io.stderr.write(`  ${p.path as string}: ${String(p.message)}\n`);
-      }
-    }
+    else
+      io.stderr.write(
+        errorLines(err)
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
     return err.exitCode;
   }
   if (err instanceof UsageError) {
@@ -185,20 +220,4 @@ export function reportError(err: unknown, io: Io, json: boolean): number {
   }
   io.stderr.write(`error: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
   return EXIT.unexpected;
-}
-
-const FILE_REASONS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a folder',
-  ENOTDIR: 'a part of the path is not a folder',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on the device',
-};
-
-/** A file that cannot be read or written is a one-line usage error naming it, never a stack trace. */
-function fileError(action: 'read' | 'write', path: string, err: unknown): never {
-  const code = (err as { code?: string }).code ?? '';
-  throw new UsageError(`cannot ${action} ${path}: ${FILE_REASONS[code] ?? (err as Error).message}`);
 }

@@ -20,7 +20,8 @@ async function control(ctx: CommandContext, method: string, path: string, body?:
       'fixture commands control a running `coursebook serve --allow-admin`: give its --base-url (or COURSEBOOK_BASE_URL) and an admin --token',
     );
   try {
-    return await (await remoteClient(backend.baseUrl, backend.token)).request(method, path, body);
+    const client = await remoteClient(backend.baseUrl, backend.token, { sleep: ctx.io.sleep, note: ctx.note, now: () => ctx.io.clock.now() });
+    return await client.request(method, path, body);
   } catch (err) {
     if (err instanceof AppError && err.code === 'not-found' && err.message.startsWith('No route '))
       throw new AppError('not-found', 'The service has no fixture control routes: start it with `coursebook serve --allow-admin`.');

@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { editUntilSaved } from '../cli/edit-loop.js';
 import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
 const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
@@ -81,12 +82,15 @@ export const gradebookCommands = defineCommands([
       const course = await courseOf(ctx, args, opts);
       if (!ctx.interactive) throw new UsageError('gradebook setup edit needs a terminal; use gradebook setup set --file instead');
       const current = await ctx.client.request('GET', `${base(course)}/setup`);
-      const before = JSON.stringify(current.data, null, 2) + '\n';
-      const edited = await ctx.io.edit(before, `${course}-setup.json`);
-      if ('failed' in edited) throw new UsageError(`${edited.failed}; nothing saved`);
-      if (edited.text === before) return { kind: 'none', note: 'no changes' };
-      parseJsonText(edited.text, `${course}-setup.json`);
-      return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, edited.text), rows: (d) => [{ version: (d as Setup).version }] };
+      // Like kubectl edit: a save that fails reopens the editor with the errors on top.
+      return editUntilSaved(ctx, {
+        initial: JSON.stringify(current.data, null, 2) + '\n',
+        fileName: `${course}-setup.json`,
+        save: async (text) => {
+          parseJsonText(text, `${course}-setup.json`);
+          return { kind: 'api', response: await ctx.client.request('PUT', `${base(course)}/setup`, text), rows: (d) => [{ version: (d as Setup).version }] };
+        },
+      });
     },
   },
   {
@@ -95,11 +99,14 @@ export const gradebookCommands = defineCommands([
     args: [courseArg],
     options: [courseOpt, { flags: '--open', description: 'only the open (not dismissed) ones' }],
     handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const response = await ctx.client.request<{ dismissed: boolean }[]>('GET', `${base(await courseOf(ctx, args, opts))}/setup/checks`);
+      const all = await ctx.client.request<{ dismissed: boolean }[]>('GET', `${base(await courseOf(ctx, args, opts))}/setup/checks`);
+      // --open filters --json and --query too: the list as the API writes it, without the dismissed ones.
+      const open = all.data.filter((c) => !c.dismissed);
+      const response = opts.open ? { ...all, data: open, text: JSON.stringify(open) } : all;
       return {
         kind: 'api',
         response,
-        rows: (d) => (d as Record<string, unknown>[]).filter((c) => !opts.open || !c.dismissed),
+        rows: (d) => d as Record<string, unknown>[],
         columns: [
           { key: 'code', header: 'CHECK' },
           { key: 'target', header: 'TARGET' },

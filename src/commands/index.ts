@@ -14,6 +14,7 @@ import { gradebookImportCommands } from './gradebook-import.js';
 import { gradebookPoliciesCommands } from './gradebook-policies.js';
 import { SETUP_DOC } from './gradebook-setup-change.js';
 import { lessonsCommands } from './lessons.js';
+import { metaCommands } from './meta.js';
 import { peopleCommands } from './people.js';
 import { rawCommands } from './raw.js';
 import { readinessCommands } from './readiness.js';
@@ -51,6 +52,8 @@ export const COMMANDS: CommandDef[] = [
   ...gradebookCategoriesCommands,
   ...gradebookPoliciesCommands,
   ...gradebookImportCommands,
+  // issue #15: coursebook version, coursebook completion bash|zsh|fish
+  ...metaCommands,
 ];
 
 /** Descriptions (and where to read more) for command groups that need one in --help. */

@@ -1,4 +1,5 @@
 import { type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
+import { requireId, VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const columns = [
@@ -19,9 +20,9 @@ export const lessonsCommands = defineCommands([
       { flags: '--minutes <n>', description: 'expected minutes, a whole number from 1 to 240' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const module = await ctx.require(opts.module as string | undefined, '--module', 'Module id?');
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Lesson title?');
-      const minutes = numberOption(await ctx.require(opts.minutes as string | undefined, '--minutes', 'Minutes (1-240)?'), '--minutes');
+      const module = await requireId(ctx, opts.module as string | undefined, '--module', 'module');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Lesson title?', VALIDATE.title);
+      const minutes = numberOption(await ctx.require(opts.minutes as string | undefined, '--minutes', 'Minutes (1-240)?', VALIDATE.minutes), '--minutes');
       return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/lessons`, { title, minutes }) };
     },
   },

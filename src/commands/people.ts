@@ -1,3 +1,4 @@
+import { describeBackend } from '../cli/backend.js';
 import { type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
 import { definedFields } from '../runtime/objects.js';
 
@@ -11,14 +12,16 @@ const userColumns = [
 export const peopleCommands = defineCommands([
   {
     name: 'whoami',
-    description: 'Show the acting user and the scopes of the credential',
+    description: 'Show the acting user, the scopes of the credential, the back end in use (store or service) and the profile',
     handler: async (ctx): Promise<CommandResult> => {
       const response = await ctx.client.request<{ user: { id: string; name: string; admin: boolean }; scopes: string[]; credential: string }>('GET', '/me');
       const d = response.data;
+      // --json stays the API's /me; the back end and profile are the CLI's own, shown in the table.
+      const where = describeBackend(ctx.backend);
       return {
         kind: 'api',
         response,
-        rows: () => [{ id: d.user.id, name: d.user.name, admin: d.user.admin ? 'yes' : 'no', credential: d.credential, scopes: d.scopes.join(' ') }],
+        rows: () => [{ id: d.user.id, name: d.user.name, admin: d.user.admin ? 'yes' : 'no', credential: d.credential, scopes: d.scopes.join(' '), ...where }],
       };
     },
   },

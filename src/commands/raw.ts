@@ -1,5 +1,6 @@
 import { UnreachableError } from '../cli/client.js';
 import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
+import { getAllPages } from '../cli/paginate.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -14,7 +15,10 @@ export const rawCommands = defineCommands([
     options: [
       { flags: '--file <file>', description: "request body from a JSON file ('-' for stdin)" },
       { flags: '--body <json>', description: 'request body as inline JSON' },
+      { flags: '--paginate', description: 'GET every page (following Link rel="next") and print one array of all the rows' },
     ],
+    // One request, one answer, unless --paginate says otherwise.
+    rawClient: true,
     handler: async (ctx, [method, path], opts): Promise<CommandResult> => {
       const m = method!.toUpperCase();
       if (!METHODS.includes(m)) throw new UsageError(`method must be one of ${METHODS.join(', ')}`);
@@ -24,7 +28,8 @@ export const rawCommands = defineCommands([
       if (opts.file !== undefined) body = await ctx.readText(String(opts.file));
       else if (opts.body !== undefined) body = String(opts.body);
       if (typeof body === 'string') parseJsonText(body, opts.file !== undefined ? String(opts.file) : '--body');
-      const response = await ctx.client.request(m, p, body);
+      if (opts.paginate && (m !== 'GET' || body !== undefined)) throw new UsageError('--paginate follows the pages of a GET without a body');
+      const response = opts.paginate ? await getAllPages(ctx.client, p) : await ctx.client.request(m, p, body);
       return { kind: 'text', text: response.text === '' ? '' : `${JSON.stringify(response.data, null, 2)}\n`, json: response.text };
     },
   },

@@ -1,6 +1,6 @@
-import { resolveStorePath } from '../cli/backend.js';
-import { ensureParentDir } from '../cli/client.js';
-import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
+import { prepareStoreFile, resolveStorePath } from '../cli/backend.js';
+import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
+import { fileError } from '../cli/error-text.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_RATE_LIMIT } from '../serve/defaults.js';
 
@@ -79,27 +79,36 @@ export const serveCommands = defineCommands([
       const journalSize = wholeNumber(opts.journalSize, '--journal-size', 1_000_000);
       const delayMs = opts.delay === undefined ? 0 : wholeNumber(opts.delay, '--delay', 600_000);
       const cors = opts.cors === undefined ? null : corsOrigins(opts.cors as string[]);
+      const seed = opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) };
       // The same store selection as every local command: flags, env, then the profile.
-      const db = resolveStorePath(ctx.globals, ctx.env);
-      ensureParentDir(db);
+      const store = resolveStorePath(ctx.globals, ctx.env);
+      prepareStoreFile(store, ctx.note);
+      const db = store.path;
 
       const { startServer } = await import('../serve/server.js');
       const jwtSecret = (opts.jwtSecret as string | undefined) ?? ctx.env.COURSEBOOK_JWT_SECRET;
       let jwt = null;
       if (jwtSecret || opts.jwks) {
         const { createJwtVerifier } = await import('../api/jwt.js');
-        jwt = await createJwtVerifier({
-          secret: jwtSecret,
-          jwks: opts.jwks as string | undefined,
-          issuer: opts.jwtIssuer as string | undefined,
-          audience: opts.jwtAudience as string | undefined,
-        });
+        const jwks = opts.jwks as string | undefined;
+        // A JWKS file that cannot be read or parsed is a one-line error naming it.
+        if (jwks !== undefined && !/^https?:\/\//.test(jwks)) parseJsonText(await ctx.readText(jwks), jwks);
+        try {
+          jwt = await createJwtVerifier({
+            secret: jwtSecret,
+            jwks,
+            issuer: opts.jwtIssuer as string | undefined,
+            audience: opts.jwtAudience as string | undefined,
+          });
+        } catch (err) {
+          throw new UsageError(`cannot use the JWT settings: ${(err as Error).message}`);
+        }
       }
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer({
           db,
-          seed: opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) },
+          seed,
           host: String(opts.host),
           port,
           portFile: opts.portFile as string | undefined,
@@ -121,6 +130,8 @@ export const serveCommands = defineCommands([
         if (err instanceof AppError) throw err;
         if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${String(opts.host)} is already in use`);
         if ((err as Error).message?.startsWith('--rate')) throw new UsageError((err as Error).message);
+        const portFileError = (err as { portFileError?: unknown }).portFileError;
+        if (portFileError !== undefined) fileError('write', String(opts.portFile), portFileError);
         throw err;
       }
       // Handlers first: stdout to a pipe is synchronous, so a test harness can read the

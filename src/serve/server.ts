@@ -198,7 +198,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   const url = `http://${hostForUrl}:${port}`;
-  if (o.portFile) writeFileSync(o.portFile, `${port}\n`);
+  if (o.portFile) {
+    try {
+      writeFileSync(o.portFile, `${port}\n`);
+    } catch (err) {
+      // Not listening with nobody told where: stop, and let the caller name the file.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      store.close();
+      throw Object.assign(new Error(`cannot write the port file ${o.portFile}`), { portFileError: err });
+    }
+  }
 
   return {
     url,

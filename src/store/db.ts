@@ -25,11 +25,19 @@ export function openStore(path: string): Store {
   } catch (err) {
     throw new AppError('invalid', `cannot open store ${path}: ${(err as Error).message}`);
   }
-  db.pragma('busy_timeout = 5000');
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  migrate(db, path);
+  try {
+    db.pragma('busy_timeout = 5000');
+    refuseForeignDatabase(db, path);
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+  } catch (err) {
+    if (db.open) db.close();
+    if (err instanceof AppError) throw err;
+    // SQLITE_NOTADB and friends: a text file, a folder of something else, a damaged store.
+    throw new AppError('invalid', `cannot open store ${path}: it is not a coursebook store (${(err as Error).message})`);
+  }
 
   const cache = new Map<string, Statement>();
   const store: Store = {
@@ -53,6 +61,21 @@ export function openStore(path: string): Store {
     },
   };
   return store;
+}
+
+/**
+ * A SQLite file that some other program wrote (tables, but no coursebook schema version)
+ * is refused rather than having coursebook's tables added to it.
+ */
+function refuseForeignDatabase(db: Database.Database, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version !== 0) return;
+  const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  if (tables > 0)
+    throw new AppError(
+      'invalid',
+      `cannot open store ${path}: it is a SQLite database, but not a coursebook store (it already has ${tables} table${tables === 1 ? '' : 's'} and no coursebook schema version)`,
+    );
 }
 
 function migrate(db: Database.Database, path: string): void {

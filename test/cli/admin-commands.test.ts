@@ -13,7 +13,7 @@ const COURSE = 'crs_data101';
 const ADMINS_ONLY = 'error (forbidden): Only admins may do this.\n';
 const TOKEN_ROWS = {
   admin: 'tok_demo_admin\tdemo admin\tusr_admin\t*\t\t\n',
-  student: 'tok_demo_student\tdemo student\tusr_s01\tcontent:read submissions:write certificates:read\t\t\n',
+  student: 'tok_demo_student\tdemo student\tusr_s01\tcontent:read submissions:write gradebook:read certificates:read\t\t\n',
 };
 
 const newStore = storesForThisFile();
@@ -26,8 +26,9 @@ beforeAll(async () => {
 
 describe('whoami', () => {
   it('local mode acts as the first admin, or --as another user', async () => {
-    expect(await shared.run(['whoami'])).toMatchObject({ code: 0, stdout: 'usr_admin\tDana Admin\tyes\tlocal\t*\n', stderr: '' });
-    expect(await shared.ok(['--as', 'usr_s01', 'whoami'])).toBe('usr_s01\tAmara Okafor\tno\tlocal\t*\n');
+    // id, name, admin, credential, scopes, then the back end (the store in use) and the profile (none here)
+    expect(await shared.run(['whoami'])).toMatchObject({ code: 0, stdout: `usr_admin\tDana Admin\tyes\tlocal\t*\tlocal ${shared.db}\t\n`, stderr: '' });
+    expect(await shared.ok(['--as', 'usr_s01', 'whoami'])).toBe(`usr_s01\tAmara Okafor\tno\tlocal\t*\tlocal ${shared.db}\t\n`);
     expect(JSON.parse(await shared.ok(['--json', 'whoami']))).toEqual({
       user: { id: 'usr_admin', name: 'Dana Admin', email: 'admin@demo.example', admin: true },
       scopes: ['*'],
@@ -43,6 +44,18 @@ describe('whoami', () => {
     });
     const env = await shared.run(['whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } });
     expect(env.code).toBe(4);
+  });
+
+  it('names the profile in use; on a terminal it is a table', async () => {
+    await shared.ok(['config', 'set', 'as', 'usr_instructor', '--name', 'teaching']);
+    const res = await shared.run(['--profile', 'teaching', 'whoami'], { tty: { stdout: true }, columns: 200 });
+    expect(res.stdout).toBe(
+      [
+        `id              name             admin  credential  scopes  backend${' '.repeat(shared.db.length + 1)}profile`,
+        `usr_instructor  Ines Instructor  no     local       *       local ${shared.db}  teaching`,
+        '',
+      ].join('\n'),
+    );
   });
 });
 
@@ -84,7 +97,8 @@ describe('users show', () => {
 describe('users create', () => {
   it('creates a user with the given id, name and email', async () => {
     const res = await writes.run(['users', 'create', '--name', 'New Person', '--id', 'usr_new', '--email', 'new@demo.example']);
-    expect(res).toMatchObject({ code: 0, stdout: 'id\tusr_new\nname\tNew Person\nemail\tnew@demo.example\nadmin\tfalse\n', stderr: '' });
+    expect(res).toMatchObject({ code: 0, stdout: 'usr_new\n', stderr: '' });
+    expect(await writes.ok(['users', 'show', 'usr_new'])).toBe('id\tusr_new\nname\tNew Person\nemail\tnew@demo.example\nadmin\tfalse\n');
     // An id that sorts after usr_admin: local mode acts as the first admin by id.
     const admin = JSON.parse(await writes.ok(['--json', 'users', 'create', '--name', 'Second Admin', '--id', 'usr_second_admin', '--admin']));
     expect(admin).toEqual({ id: 'usr_second_admin', name: 'Second Admin', email: null, admin: true });

@@ -32,8 +32,9 @@ describe('certificates issue', () => {
     const res = await s.run(['certificates', 'issue', '--user', 'usr_s04', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
+    expect(res.stdout).toMatch(/^cert_[a-z0-9]+\n$/);
     const fields = Object.fromEntries(
-      res.stdout
+      (await s.ok(['certificates', 'show', res.stdout.trim()]))
         .trim()
         .split('\n')
         .map((l) => l.split('\t')),

@@ -36,7 +36,8 @@ describe('courses list', () => {
   it('on a terminal prints a table with a header row', async () => {
     const res = await cb.run(['--as', 'usr_s01', 'courses', 'list'], { tty: { stdout: true } });
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('ID           TITLE              STATUS  UPDATED\ncrs_data101  Data Literacy 101  draft   2026-08-01T09:00:00.000Z\n');
+    // A terminal reads timestamps relative to now (CLI_NOW, 2026-11-22T08:30Z): 113 days earlier.
+    expect(res.stdout).toBe('ID           TITLE              STATUS  UPDATED\ncrs_data101  Data Literacy 101  draft   3 months ago\n');
   });
 
   it('a user enrolled nowhere gets an empty list, not an error', async () => {
@@ -128,7 +129,9 @@ describe('courses create', () => {
     ]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
-    expect(fields(res.stdout)).toEqual({
+    // Piped, a create prints the new id alone.
+    expect(res.stdout).toBe('crs_stats2\n');
+    expect(fields(await cb.ok(['courses', 'show', 'crs_stats2']))).toEqual({
       id: 'crs_stats2',
       title: 'Statistics 2',
       description: 'More statistics.',
@@ -150,8 +153,8 @@ describe('courses create', () => {
     const res = await cb.run(['courses', 'create', '--id', 'crs_charts'], options);
     expect(prompter.asked).toEqual(['Course title?']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^id +crs_charts$/m);
-    expect(res.stdout).toMatch(/^title +Intro to Charts$/m);
+    // On a terminal, one line naming what was created.
+    expect(res.stdout).toBe('Created course crs_charts "Intro to Charts"\n');
     expect(JSON.parse(await cb.ok(['--json', 'courses', 'show', 'crs_charts']))).toMatchObject({ title: 'Intro to Charts', status: 'draft' });
   });
 
@@ -334,6 +337,7 @@ describe('courses export', () => {
       expect(await empty.run(['courses', 'import', '-'], { input: exported })).toEqual({
         code: 0,
         stdout: 'courseId\tcrs_data101\nmodules\t3\nlessons\t5\nblocks\t20\nassignments\t7\n',
+        // The first command on a store file that does not exist yet says it makes one.
         stderr: '',
       });
       expect(await empty.ok(['courses', 'export', 'crs_data101'])).toBe(exported);
@@ -449,7 +453,8 @@ describe('modules create', () => {
   const cb = demoStore();
 
   it('adds a draft module last, or at --position with later modules shifting down', async () => {
-    const last = fields(await cb.ok(['modules', 'create', '--course', 'crs_data101', '--title', 'Wrap-up', '--objective', 'Reflect on the course.']));
+    const lastId = (await cb.ok(['modules', 'create', '--course', 'crs_data101', '--title', 'Wrap-up', '--objective', 'Reflect on the course.'])).trim();
+    const last = fields(await cb.ok(['modules', 'show', lastId]));
     expect(last).toMatchObject({ courseId: 'crs_data101', title: 'Wrap-up', objective: 'Reflect on the course.', status: 'draft', position: '3' });
     expect(last.id).toMatch(/^mod_/);
     const first = JSON.parse(await cb.ok(['--json', 'modules', 'create', '--course', 'crs_data101', '--title', 'Start here', '--position', '0']));
@@ -462,7 +467,7 @@ describe('modules create', () => {
     const res = await cb.run(['modules', 'create'], options);
     expect(prompter.asked).toEqual(['Course id?', 'Module title?']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^title +Extras$/m);
+    expect(res.stdout).toMatch(/^Created module mod_[a-z0-9]+ "Extras"\n$/);
   });
 
   it('a missing --course or --title is a usage error (exit 2) naming the flag', async () => {
@@ -543,7 +548,8 @@ describe('lessons create', () => {
   it('creates a draft lesson at the end of the module', async () => {
     const res = await cb.run(['lessons', 'create', '--module', 'mod_03', '--title', 'Honest axes', '--minutes', '20']);
     expect(res.code).toBe(0);
-    const lesson = fields(res.stdout);
+    expect(res.stdout).toMatch(/^les_[a-z0-9]+\n$/);
+    const lesson = fields(await cb.ok(['lessons', 'show', res.stdout.trim()]));
     expect(lesson).toMatchObject({
       moduleId: 'mod_03',
       courseId: 'crs_data101',
@@ -556,13 +562,48 @@ describe('lessons create', () => {
     expect(rows(await cb.ok(['lessons', 'list', 'mod_03'])).map((r) => r[1])).toEqual(['les_05', lesson.id]);
   });
 
-  it('on a terminal prompts for the module, title and minutes', async () => {
-    const { prompter, options } = interactive(['mod_01', 'Tidy data', '25']);
+  it('on a terminal picks the course and module from lists, then asks for the title and minutes', async () => {
+    const { prompter, options } = interactive(['crs_data101', 'mod_01', 'Tidy data', '25']);
     const res = await cb.run(['lessons', 'create'], options);
-    expect(prompter.asked).toEqual(['Module id?', 'Lesson title?', 'Minutes (1-240)?']);
+    expect(prompter.asked).toEqual(['Which course?', 'Which module?', 'Lesson title?', 'Minutes (1-240)?']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^title +Tidy data$/m);
-    expect(res.stdout).toMatch(/^minutes +25$/m);
+    expect(res.stdout).toMatch(/^Created lesson les_[a-z0-9]+ "Tidy data"\n$/);
+  });
+
+  it('on a terminal the offered modules are those of the picked course, and minutes are checked as typed', async () => {
+    const offered: unknown[] = [];
+    const picks = ['crs_data101', 'mod_02'];
+    const prompter = {
+      ...scriptedPrompter([]),
+      select: async (_message: string, choices: { name: string; value: string }[]) => {
+        offered.push(choices);
+        return picks.shift()!;
+      },
+      input: async (message: string, opts?: { validate?: (v: string) => true | string }) => {
+        if (message !== 'Minutes (1-240)?') return 'Checked';
+        // What a person would see while typing: each wrong answer is refused with the API's words.
+        expect(['0', '241', '2.5', 'ten', ''].map((v) => opts!.validate!(v))).toEqual([
+          'must be >= 1',
+          'must be <= 240',
+          'must be an integer',
+          'must be a number',
+          'a value is required',
+        ]);
+        expect(opts!.validate!('240')).toBe(true);
+        return '45';
+      },
+    };
+    const res = await cb.run(['lessons', 'create'], { tty: { stdin: true, stdout: true }, env: { CI: '' }, prompter });
+    expect(res.code).toBe(0);
+    expect(offered).toEqual([
+      [{ name: 'Data Literacy 101 (crs_data101, draft)', value: 'crs_data101' }],
+      [
+        { name: '1. Finding and cleaning data (mod_01)', value: 'mod_01' },
+        { name: '2. Summarising data (mod_02)', value: 'mod_02' },
+        { name: '3. Telling the story (mod_03)', value: 'mod_03' },
+      ],
+    ]);
+    expect(JSON.parse(await cb.ok(['--json', 'lessons', 'show', res.stdout.match(/les_[a-z0-9]+/)![0]]))).toMatchObject({ moduleId: 'mod_02', minutes: 45 });
   });
 
   it('a missing --module or --minutes is a usage error (exit 2) naming the flag', async () => {

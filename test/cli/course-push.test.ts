@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/serve/server.js';
-import { scriptedPrompter } from '../helpers/cli.js';
+import { runCli, scriptedPrompter } from '../helpers/cli.js';
 import { cliStore } from '../helpers/cli-store.js';
 import { authorOffline, cleanupStores, EDIT_TREE, editOffline, HUB, trackStore, twoStores, withoutRevision } from '../helpers/two-stores.js';
 
@@ -253,7 +253,11 @@ describe('courses push', () => {
       // The service now pushes to another store file: the sync mark is the service's.
       const other = trackStore(await cliStore('empty'));
       writeFileSync(join(s.laptop.env.XDG_CONFIG_HOME, 'coursebook', 'config.json'), JSON.stringify({ profiles: { spare: { db: other.db } } }));
-      const relayed = await s.lap(['--base-url', server.url, '--token', 'tok-admin', 'courses', 'push', 'crs_stats', '--to', 'spare', '--yes']);
+      // The service is this end (no --db: a store and a service together are a usage error).
+      const relayed = await runCli(['--base-url', server.url, '--token', 'tok-admin', 'courses', 'push', 'crs_stats', '--to', 'spare', '--yes'], {
+        env: s.laptop.env,
+      });
+      expect(relayed.stderr).toBe('');
       expect(relayed.code).toBe(0);
       expect(withoutRevision(await s.contentText(other))).toBe(withoutRevision(await s.contentText(s.laptop)));
       // An instructor of no course on that service: the course is not-found to them.

@@ -5,7 +5,7 @@
  * item-zero-points on asg_06. Each describe that saves the setup has a store of its own,
  * so versions are exact; read-only tests share one.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPrompter } from '../helpers/cli.js';
@@ -187,34 +187,119 @@ describe('gradebook setup edit', () => {
     expect((await setupOf(s)).version).toBe(before.version);
   });
 
-  it('edited text that is not JSON (exit 2) or has an invalid value (exit 3) saves nothing', async () => {
+  /** An editor that plays the given turns in order and records what it was shown each time. */
+  const editor = (...turns: ((shown: string) => string)[]) => {
+    const shown: string[] = [];
+    return {
+      shown,
+      edit: async (text: string) => {
+        shown.push(text);
+        const turn = turns.shift();
+        if (!turn) throw new Error('the editor opened once more than the test expected');
+        return { text: turn(text) };
+      },
+    };
+  };
+  const COMMENTS = /^(\/\/.*\n)+/;
+
+  it('a value the service refuses reopens the editor on the edited text with the errors as comments; fixing it saves', async () => {
     const before = await setupOf(s);
-    const broken = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: async (initial) => ({ text: initial.slice(0, -3) }) });
-    expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^error: crs_data101-setup\.json is not valid JSON: /);
-    const invalid = await s.run(['gradebook', 'setup', 'edit', COURSE], {
-      ...TERMINAL,
-      edit: async (initial) => ({ text: initial.replace('"mode": "weighted"', '"mode": "curved"') }),
-    });
-    expect(invalid.code).toBe(3);
-    expect(invalid.stderr).toBe('error (invalid): mode: must be one of "weighted", "points"\n');
+    const ed = editor(
+      (initial) => initial.replace('"mode": "weighted"', '"mode": "curved"').replace('"graceMinutes": 45', '"graceMinutes": 50'),
+      (reopened) => reopened.replace('"mode": "curved"', '"mode": "weighted"'),
+    );
+    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: ed.edit });
+    expect(res).toMatchObject({ code: 0, stdout: `version\n${before.version + 1}\n`, stderr: '' });
+    expect(ed.shown).toHaveLength(2);
+    expect(ed.shown[1]!.match(COMMENTS)![0]).toBe(
+      [
+        '// error (invalid): mode: must be one of "weighted", "points"',
+        '// Saving failed. Fix the document below and save to try again; save it unchanged, or empty it, to give up.',
+        '// These comment lines are removed before saving.',
+        '',
+      ].join('\n'),
+    );
+    // The user's other change survived the round trip.
+    expect(ed.shown[1]).toContain('"graceMinutes": 50');
+    expect(await setupOf(s)).toMatchObject({ version: before.version + 1, mode: 'weighted', late: { graceMinutes: 50 } });
+  });
+
+  it('text that is not JSON reopens too; saving the reopened file unchanged gives up (exit 2) and keeps the text in a file', async () => {
+    const before = await setupOf(s);
+    const ed = editor(
+      (initial) => initial.replace('"graceMinutes": 50', '"graceMinutes": 55').slice(0, -3),
+      (reopened) => reopened,
+    );
+    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: ed.edit, draftDir: s.dir });
+    expect(res.code).toBe(2);
+    const kept = join(s.dir, 'crs_data101-setup.json');
+    expect(res.stderr).toMatch(
+      new RegExp(`^your changes are kept in ${kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\nerror: crs_data101-setup.json is not valid JSON: `),
+    );
+    expect(ed.shown[1]).toMatch(/^\/\/ error: crs_data101-setup\.json is not valid JSON: /);
+    expect(readFileSync(kept, 'utf8')).toContain('"graceMinutes": 55');
+    expect(readFileSync(kept, 'utf8')).not.toContain('//');
     expect(await setupOf(s)).toEqual(before);
   });
 
-  it('someone saving while the editor is open makes the save a conflict (exit 6)', async () => {
+  it('emptying the reopened file cancels: nothing saved (exit 0)', async () => {
     const before = await setupOf(s);
+    const ed = editor(
+      (initial) => initial.replace('"mode": "weighted"', '"mode": "curved"'),
+      () => '',
+    );
+    expect(await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: ed.edit })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'the file was empty: edit cancelled, nothing saved\n',
+    });
+    expect(await setupOf(s)).toEqual(before);
+  });
+
+  it('someone saving while the editor is open makes the save a conflict: reopened with their version named; giving up exits 6', async () => {
+    const before = await setupOf(s);
+    const ed = editor(
+      (initial) => {
+        // Another user saves a change meanwhile (synchronously enough for the test: awaited below).
+        return initial.replace(/"graceMinutes": \d+/, '"graceMinutes": 10');
+      },
+      (reopened) => reopened,
+    );
     const res = await s.run(['gradebook', 'setup', 'edit', COURSE], {
       ...TERMINAL,
-      edit: async (initial) => {
-        // Another user saves a change meanwhile.
-        const other = { ...before, missing: { treatAs: 'exclude-until-graded', droppable: false } };
-        await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(other) });
-        return { text: initial.replace('"graceMinutes": 45', '"graceMinutes": 10') };
+      draftDir: s.dir,
+      edit: async (text) => {
+        if (ed.shown.length === 0) {
+          const other = { ...before, missing: { treatAs: 'exclude-until-graded', droppable: false } };
+          await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(other) });
+        }
+        return ed.edit(text);
       },
     });
     expect(res.code).toBe(6);
-    expect(res.stderr).toBe(`error (conflict): The setup is at version ${before.version + 1}, not ${before.version}; read it again and reapply your change.\n`);
-    expect(await setupOf(s)).toMatchObject({ version: before.version + 1, late: { graceMinutes: 45 }, updatedBy: 'usr_instructor' });
+    expect(res.stderr).toBe(
+      `your changes are kept in ${join(s.dir, 'crs_data101-setup.json')}\nerror (conflict): The setup is at version ${before.version + 1}, not ${before.version}; read it again and reapply your change.\n`,
+    );
+    expect(ed.shown[1]).toContain(`// Someone saved version ${before.version + 1} meanwhile: set "version" to it to replace their change with yours.\n`);
+    expect(await setupOf(s)).toMatchObject({ version: before.version + 1, late: { graceMinutes: before.late.graceMinutes }, updatedBy: 'usr_instructor' });
+  });
+
+  it('after a conflict, taking the new version in the reopened file saves over it', async () => {
+    const before = await setupOf(s);
+    let first = true;
+    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], {
+      ...TERMINAL,
+      edit: async (text) => {
+        if (first) {
+          first = false;
+          await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(before) });
+          return { text: text.replace(/"graceMinutes": \d+/, '"graceMinutes": 12') };
+        }
+        return { text: text.replace(`"version": ${before.version}`, `"version": ${before.version + 1}`) };
+      },
+    });
+    expect(res).toMatchObject({ code: 0, stdout: `version\n${before.version + 2}\n` });
+    expect(await setupOf(s)).toMatchObject({ version: before.version + 2, late: { graceMinutes: 12 } });
   });
 
   it('not on a terminal: a usage error pointing to setup set (exit 2)', async () => {
@@ -272,6 +357,10 @@ describe('gradebook dismiss', () => {
     expect(res).toMatchObject({ code: 0, stdout: 'item-zero-points (asg_06)\t2\n', stderr: '' });
     expect(await s.ok(['gradebook', 'checks', COURSE])).toBe(CHECK_LINE.replace('\topen\t', '\tdismissed\t'));
     expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
+    // --open filters the JSON (and --query) as well: only open checks, in the API's own layout.
+    expect(await s.ok(['--json', 'gradebook', 'checks', '--open', COURSE])).toBe('[]\n');
+    expect(JSON.parse(await s.ok(['--json', 'gradebook', 'checks', COURSE]))).toMatchObject([{ code: 'item-zero-points', dismissed: true }]);
+    expect(await s.ok(['gradebook', 'checks', '--open', COURSE, '--query', 'length(@)'])).toBe('0\n');
     expect((await setupOf(s)).dismissedChecks).toHaveLength(1);
     await s.ok(['gradebook', 'undismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
   });

@@ -219,7 +219,7 @@ describe('config set', () => {
   const config = (args: string[]) => runCli(['config', ...args], { env: home.env });
   const file = join(home.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json');
 
-  it('writes the setting (mode 0600); the first profile becomes the default; the note redacts tokens', async () => {
+  it('writes the setting (mode 0600); it never makes a profile the default by itself (--default does); the note redacts tokens', async () => {
     expect(await config(['set', 'baseUrl', 'https://lms.example', '--name', 'work'])).toMatchObject({
       code: 0,
       stdout: '',
@@ -228,10 +228,12 @@ describe('config set', () => {
     expect(await config(['set', 'token', 'secret-token-1234', '--name', 'work'])).toMatchObject({ code: 0, stderr: 'set work.token = ****1234\n' });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      defaultProfile: 'work',
       profiles: { work: { baseUrl: 'https://lms.example', token: 'secret-token-1234' } },
     });
-    expect((await config(['set', 'db', '/tmp/other.db', '--name', 'other', '--default'])).code).toBe(0);
+    expect(await config(['set', 'db', '/tmp/other.db', '--name', 'other', '--default'])).toMatchObject({
+      code: 0,
+      stderr: 'set other.db = /tmp/other.db (other is now the default profile)\n',
+    });
     expect(JSON.parse(readFileSync(file, 'utf8')).defaultProfile).toBe('other');
   });
 
@@ -264,7 +266,7 @@ describe('config unset', () => {
     await config(['set', 'baseUrl', 'https://lms.example', '--name', 'work']);
     await config(['set', 'token', 'secret-token-1234', '--name', 'work']);
     expect(await config(['unset', 'token', '--name', 'work'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(await config(['list'])).toMatchObject({ code: 0, stdout: 'work*\tbaseUrl\thttps://lms.example/\n' });
+    expect(await config(['list'])).toMatchObject({ code: 0, stdout: 'work\tbaseUrl\thttps://lms.example/\n' });
   });
 
   it('an unknown setting is a usage error (exit 2)', async () => {
@@ -294,6 +296,47 @@ describe('config get', () => {
   });
 });
 
+describe('config use', () => {
+  const home = tempHome();
+  cleanups.push(home.cleanup);
+  const run = (args: string[]) => runCli(args, { env: home.env });
+  const file = join(home.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json');
+
+  it('config set --name never redirects commands; config use does, and --none undoes it', async () => {
+    // Nothing listens on port 9: a command that went to this profile's service would fail.
+    await run(['config', 'set', 'baseUrl', 'http://127.0.0.1:9', '--name', 'ci']);
+    await run(['config', 'set', 'token', 'secret-token-1234', '--name', 'ci']);
+    const local = await run(['--json', 'whoami']);
+    expect(local.code).toBe(0);
+    expect(JSON.parse(local.stdout).user.id).toBe('local');
+    expect(await run(['config', 'use', 'ci'])).toMatchObject({ code: 0, stdout: '', stderr: 'ci is now the default profile\n' });
+    expect(JSON.parse(readFileSync(file, 'utf8')).defaultProfile).toBe('ci');
+    expect((await run(['config', 'list'])).stdout).toContain('ci*\tbaseUrl\thttp://127.0.0.1:9/\n');
+    const remote = await run(['whoami']);
+    expect(remote.code).toBe(9);
+    expect(remote.stderr).toMatch(/error: cannot reach http:\/\/127\.0\.0\.1:9: ECONNREFUSED after 5 tries\n$/);
+    expect(await run(['config', 'use', '--none'])).toMatchObject({ code: 0, stderr: 'no default profile\n' });
+    expect((await run(['whoami'])).code).toBe(0);
+  });
+
+  it('a profile named "default" applies when none was chosen', async () => {
+    const other = tempHome();
+    cleanups.push(other.cleanup);
+    await runCli(['config', 'set', 'as', 'nobody'], { env: other.env });
+    // The default profile acts as user "nobody", who is not in the new store.
+    expect(await runCli(['whoami'], { env: other.env })).toMatchObject({ code: 4, stderr: expect.stringContaining('"nobody"') });
+  });
+
+  it('an unknown profile, or neither a name nor --none, is a usage error (exit 2)', async () => {
+    expect(await run(['config', 'use', 'nope'])).toMatchObject({
+      code: 2,
+      stderr: 'error: no profile named "nope" (profiles: ci); create it with coursebook config set KEY VALUE --name nope\n',
+    });
+    expect(await run(['config', 'use'])).toMatchObject({ code: 2, stderr: 'error: give a profile name, or --none to clear the default\n' });
+    expect(await run(['config', 'use', 'ci', '--none'])).toMatchObject({ code: 2, stderr: 'error: give a profile name, or --none to clear the default\n' });
+  });
+});
+
 describe('config list', () => {
   const home = tempHome();
   cleanups.push(home.cleanup);
@@ -303,6 +346,7 @@ describe('config list', () => {
     expect(await config(['list'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
     await config(['set', 'baseUrl', 'https://lms.example', '--name', 'work']);
     await config(['set', 'token', 'secret-token-1234', '--name', 'work']);
+    await config(['use', 'work']);
     await config(['set', 'db', '/tmp/local.db', '--name', 'local']);
     expect(await config(['list'])).toMatchObject({
       code: 0,

@@ -65,8 +65,16 @@ describe('templates create', () => {
   it('--name makes an empty institution template; --file takes the whole body', async () => {
     const res = await s.run(['templates', 'create', '--name', 'Blank']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^id\ttpl_[a-z0-9]+\nname\tBlank\ndescription\t\nowner\t\{"kind":"institution"\}\nmodules\t\[\]\n/);
-    expect(res.stdout).toContain('\naccessFloor\t0\nupdatedBy\tusr_admin\nupdatedAt\t2026-11-22T08:30:00.000Z\n');
+    expect(res.stdout).toMatch(/^tpl_[a-z0-9]+\n$/);
+    expect(await template(s, res.stdout.trim())).toMatchObject({
+      name: 'Blank',
+      description: '',
+      owner: { kind: 'institution' },
+      modules: [],
+      accessFloor: 0,
+      updatedBy: 'usr_admin',
+      updatedAt: '2026-11-22T08:30:00.000Z',
+    });
     writeFileSync(join(s.dir, 'tpl.json'), JSON.stringify({ name: 'From a file', accessFloor: 40, tutorDefaults: { lesson: 'on', assignment: 'off' } }));
     const fromFile = await s.run(['--json', 'templates', 'create', '--file', 'tpl.json'], { cwd: s.dir });
     expect(fromFile.code).toBe(0);
@@ -208,7 +216,8 @@ describe('templates bulk-update', () => {
     });
     expect(declined).toMatchObject({ code: 0, stdout: '' });
     expect(no.asked).toEqual(['Apply to 2 templates?']);
-    const change = '    tutorDefaults: {"lesson":"off","assignment":"off"} -> {"lesson":"off","assignment":"on"}\n';
+    // An object field's change names the leaf that changes.
+    const change = '    tutorDefaults.assignment: "off" -> "on"\n';
     expect(declined.stderr).toBe(`tpl_second  Second\n${change}tpl_standard  Standard 3-module course\n${change}\nnothing changed\n`);
     const yes = scriptedPrompter([true]);
     const applied = await s.run(['templates', 'bulk-update', '--where', 'accessFloor=75', '--set', 'tutorDefaults.assignment=on'], {
@@ -259,6 +268,96 @@ describe('templates bulk-update', () => {
     ]);
     expect(forbidden).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
     expect(await floors()).toEqual(['Ines personal=0', 'Second=75', 'Standard 3-module course=75']);
+  });
+
+  it('an unknown field fails the dry run exactly as the real run (exit 3), with the field it meant; nothing changes', async () => {
+    for (const mode of ['--dry-run', '--yes']) {
+      expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accesFloor=80', mode])).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: 'error (invalid): accesFloor: unknown field; did you mean accessFloor?\n',
+      });
+    }
+    // A nested field is checked the same way, and a problem every template shares is listed once.
+    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'tutorDefaults.lessons=on', '--dry-run'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): tutorDefaults.lessons: unknown field; did you mean tutorDefaults.lesson?\n',
+    });
+    // Even when no template matches, a misspelt field is not "nothing to do".
+    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.kind=team', '--set', 'acessFloor=1', '--dry-run'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): acessFloor: unknown field; did you mean accessFloor?\n',
+    });
+    expect(await floors()).toEqual(['Ines personal=0', 'Second=75', 'Standard 3-module course=75']);
+  });
+
+  it('an unknown --where field is a usage error naming it and the field it meant (exit 2); paths into arrays are fields too', async () => {
+    expect(await s.run(['templates', 'bulk-update', '--where', 'owner.knd=institution', '--set', 'accessFloor=80', '--dry-run'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --where: unknown field "owner.knd"; did you mean owner.kind?\n',
+    });
+    expect(await s.run(['templates', 'bulk-update', '--where', 'colour=red', '--set', 'accessFloor=80', '--dry-run'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --where: unknown field "colour"\n',
+    });
+    expect(await s.run(['templates', 'bulk-update', '--where', 'modules.0.key=welcome', '--set', 'accessFloor=76', '--dry-run'])).toMatchObject({
+      code: 0,
+      stdout: 'tpl_standard  Standard 3-module course\n    accessFloor: 75 -> 76\n1 template would change\n',
+    });
+  });
+
+  it('--concurrency must be a whole number from 1 to 64 (exit 2)', async () => {
+    for (const bad of ['0', '65', 'two', '1.5'])
+      expect(
+        await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=80', '--concurrency', bad, '--dry-run']),
+      ).toMatchObject({
+        code: 2,
+        stderr: `error: --concurrency must be a whole number from 1 to 64 (got ${JSON.stringify(bad)})\n`,
+      });
+  });
+
+  it('the preview shows nested changes as a diff: modules, lessons and blocks removed (-), added (+) and changed (~)', async () => {
+    const patch = {
+      modules: [
+        {
+          key: 'welcome',
+          title: 'Welcome',
+          lessons: [
+            {
+              key: 'welcome-lesson',
+              title: 'Welcome',
+              minutes: 15,
+              blocks: [{ key: 'h', label: 'Title', content: { type: 'heading', level: 1, text: 'Welcome' } }],
+            },
+            { key: 'rules', title: 'House rules', minutes: 5 },
+          ],
+        },
+        { key: 'extra', title: 'Extra practice' },
+      ],
+    };
+    const res = await s.run(['templates', 'bulk-update', '--where', 'id=tpl_standard', '--file', '-', '--dry-run'], { input: JSON.stringify(patch) });
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    expect(res.stdout).toBe(
+      [
+        'tpl_standard  Standard 3-module course',
+        '    modules:',
+        '      - module wrap-up "Wrap-up" (0 lessons, 0 blocks)',
+        '      ~ module welcome: title "Start here" -> "Welcome", objective "Know how the course works and where to get help." -> ""',
+        '        ~ lesson welcome-lesson: minutes 10 -> 15',
+        '          - block support "Support links" (link)',
+        '        + lesson rules "House rules"',
+        '      + module extra "Extra practice"',
+        '1 template would change',
+        '',
+      ].join('\n'),
+    );
+    const json = JSON.parse(
+      (await s.run(['--json', 'templates', 'bulk-update', '--where', 'id=tpl_standard', '--file', '-', '--dry-run'], { input: JSON.stringify(patch) })).stdout,
+    );
+    expect(json.preview[0]).toMatchObject({ id: 'tpl_standard', patch });
+    expect(json.preview[0].changes[1]).toBe('  - module wrap-up "Wrap-up" (0 lessons, 0 blocks)');
+    expect((await template(s, 'tpl_standard')).modules).toHaveLength(2);
   });
 });
 

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { openStore } from '../../src/store/db.js';
 import { type CliResult, type InProcessOptions, ROOT, runCli, scriptedPrompter, tempHome } from './cli.js';
 
 export const DEMO_DATASET = join(ROOT, 'data/demo.json');
@@ -24,7 +25,9 @@ export interface CliStore {
 export async function cliStore(dataset: 'demo' | 'empty' | Record<string, unknown> = 'demo'): Promise<CliStore> {
   const home = tempHome();
   const run = (args: string[], options: InProcessOptions = {}) => runCli(['--db', home.db, ...args], { ...options, env: { ...home.env, ...options.env } });
-  if (dataset !== 'empty') {
+  // An empty store exists already (as a new store after its first command), with no records.
+  if (dataset === 'empty') openStore(home.db).close();
+  else {
     let file = DEMO_DATASET;
     if (dataset !== 'demo') {
       file = join(home.dir, 'dataset.json');

@@ -40,6 +40,12 @@ export interface InProcessOptions {
   prompter?: Prompter;
   /** What the "editor" does with the text it is given (gradebook setup edit). */
   edit?: Io['edit'];
+  /** Where kept drafts go (gradebook setup edit); default the system temp folder. */
+  draftDir?: string;
+  /** Records the remote client's waits instead of waiting (never a timed test). */
+  sleeps?: number[];
+  /** How the remote client waits; default: at once (recorded in `sleeps`). */
+  sleep?: (ms: number) => Promise<void>;
   /** The local store's clock; default a fixed instant, so output repeats. */
   clock?: Clock;
   /** The local store's id source (default random: each run is a new process's ids). */
@@ -63,6 +69,15 @@ export function testIo(options: InProcessOptions = {}): Io & { out(): string; er
     env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
     files: { read: (path) => readFile(at(path), 'utf8'), write: (path, text) => writeFile(at(path), text) },
     edit: options.edit ?? (async () => ({ failed: 'no editor in tests' })),
+    keepDraft: async (fileName, text) => {
+      const file = join(options.draftDir ?? mkdtempSync(join(tmpdir(), 'coursebook-draft-')), fileName);
+      await writeFile(file, text);
+      return file;
+    },
+    sleep: async (ms) => {
+      options.sleeps?.push(ms);
+      await options.sleep?.(ms);
+    },
     clock: options.clock ?? fixedClock(CLI_NOW),
     ids: options.ids ?? randomIds,
     ...(options.prompter ? { prompter: options.prompter } : {}),

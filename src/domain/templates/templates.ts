@@ -47,8 +47,6 @@ export function matches(template: unknown, where: [string, unknown][]): boolean 
   return where.every(([path, value]) => JSON.stringify(getPath(template, path)) === JSON.stringify(value));
 }
 
-export const PATCHABLE = ['name', 'description', 'owner', 'modules', 'tutorDefaults', 'accessFloor'] as const;
-
 /**
  * The PATCH body for one template: --file's fields, then each --set (a dotted path such as
  * tutorDefaults.lesson sets one field of the stored object, so the patch is per template).
@@ -72,22 +70,3 @@ export function buildPatch(template: Record<string, unknown>, filePatch: Record<
   }
   return patch;
 }
-
-/** Readable changes: `accessFloor: 60 -> 80`, one line per top-level field that changes. */
-export function describeChange(template: Record<string, unknown>, patch: Record<string, unknown>): string[] {
-  const lines: string[] = [];
-  for (const [field, value] of Object.entries(patch)) {
-    const before = template[field];
-    if (JSON.stringify(before) === JSON.stringify(value)) continue;
-    if (field === 'modules') {
-      const keys = (v: unknown) => ((v as { key: string }[] | undefined) ?? []).map((m) => m.key).join(', ');
-      lines.push(`modules: [${keys(before)}] -> [${keys(value)}]`);
-    } else lines.push(`${field}: ${short(before)} -> ${short(value)}`);
-  }
-  return lines;
-}
-
-const short = (v: unknown): string => {
-  const s = JSON.stringify(v) ?? 'undefined';
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-};

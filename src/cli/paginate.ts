@@ -1,0 +1,56 @@
+/**
+ * Following `Link: <...>; rel="next"` (cli-and-serve.md's lists, the API's optional pages):
+ * every command's GET that answers an array gets all its pages, so a service that pages by
+ * itself still gives whole lists; `--limit N` on list commands asks for N rows at most.
+ */
+import { MAX_PAGE } from '../api/pagination.js';
+import { type ApiClient, type ApiResponse, UsageError } from './command.js';
+
+/** `path` with one query parameter set (kept in place when the path already has it). */
+export function withQueryParam(path: string, name: string, value: string): string {
+  const [base, query = ''] = path.split('?', 2) as [string, string?];
+  const params = new URLSearchParams(query);
+  params.set(name, value);
+  return `${base}?${params.toString()}`;
+}
+
+/** --limit's value: a whole number of rows, at least 1. */
+export function parseLimit(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--limit must be a whole number of rows, 1 or more (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/**
+ * GET `path` and every page after it, or only as many as make `limit` rows. One page
+ * answers its own bytes; several answer one JSON array of their rows (what the API would
+ * have sent without paging: JSON.stringify of the list).
+ */
+export async function getAllPages(client: ApiClient, path: string, limit?: number): Promise<ApiResponse> {
+  const first = await client.request('GET', limit === undefined ? path : withQueryParam(path, 'limit', String(Math.min(limit, MAX_PAGE))));
+  if (!Array.isArray(first.data)) return first;
+  const rows: unknown[] = [...first.data];
+  let next = first.next;
+  while (next !== undefined && (limit === undefined || rows.length < limit)) {
+    const page = await client.request('GET', next);
+    if (!Array.isArray(page.data)) break;
+    rows.push(...page.data);
+    next = page.next;
+  }
+  const cut = limit !== undefined && rows.length > limit;
+  if (rows.length === first.data.length && !cut) return first;
+  const data = cut ? rows.slice(0, limit) : rows;
+  const { next: _dropped, ...rest } = first;
+  return { ...rest, data, text: JSON.stringify(data) };
+}
+
+/** A client whose GETs follow next links (and ask for at most `limit` rows, when given). */
+export function pagingClient(inner: ApiClient, limit?: number): ApiClient {
+  return {
+    mode: inner.mode,
+    request: <T>(method: string, path: string, body?: unknown) =>
+      (method.toUpperCase() === 'GET' && body === undefined ? getAllPages(inner, path, limit) : inner.request(method, path, body)) as Promise<ApiResponse<T>>,
+  };
+}
