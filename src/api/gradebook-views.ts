@@ -6,7 +6,7 @@
  * course at once. A student's row is computed from one read of that student's records; a
  * grade written while an export runs shows in the rows read after it.
  */
-import { type ExportLayout, finalGrade, type GradeItem, type GradeStudent, gradebookCsvWriter } from '../domain/grading/index.js';
+import { type ExportLayout, type GradeItem, type GradeStudent, gradebookCsvWriter } from '../domain/grading/index.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from '../store/db.js';
 import { loadSubmissionRecords } from '../store/grade-cells.js';
@@ -39,26 +39,20 @@ async function gradeSlice(store: Store, grader: Grader, courseId: string, book: 
   return grader.grade({ setup: book.setup, items: book.items, students, records, now, detail });
 }
 
-/** One page of the grades view (students by name, then id) and the cursor of the next. */
+/** One page of the grades view (students by name, then id) as JSON text, and the cursor of the next. */
 export async function courseGradesPage(deps: AppDeps, courseId: string, page: { limit: number; cursor?: string | undefined }) {
   const book = courseGradebook(deps.store, courseId);
   const { rows: students, next } = pageOf(book.students, page);
-  const now = deps.clock.now();
-  const overrides = new Map(listFinalGrades(deps.store, courseId).map((f) => [f.studentId, f]));
-  const grades = await gradeSlice(deps.store, deps.grader ?? inlineGrader, courseId, book, students, now, true);
-  const body = {
+  const overrides = listFinalGrades(deps.store, courseId).map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter, version: f.version }));
+  const records = loadSubmissionRecords(
+    deps.store,
     courseId,
-    computedAt: now,
-    mode: book.setup.mode,
-    rulesVersion: book.setup.rulesVersion,
-    students: grades.students.map(({ cells: _cells, ...s }) => {
-      const o = overrides.get(s.studentId);
-      const override = o && (o.letter !== null || o.percent !== null) ? { percent: o.percent, letter: o.letter, version: o.version } : null;
-      const { finalPercent, finalLetter } = finalGrade({ calculatedPercent: s.percent, override, scheme: book.setup.scheme });
-      return { ...s, override, finalPercent, finalLetter };
-    }),
-  };
-  return { body, next };
+    book.items.map((it) => it.id),
+    students.map((s) => s.id),
+  );
+  const grading = { setup: book.setup, items: book.items, students, records, now: deps.clock.now(), detail: true };
+  const json = await (deps.grader ?? inlineGrader).gradesView({ grading, courseId, overrides });
+  return { json, next };
 }
 
 /** Spreadsheet programs that guess the encoding (Excel) read UTF-8 right only after this mark. */

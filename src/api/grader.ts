@@ -1,4 +1,12 @@
+import { gradesViewBody, type ShownOverride } from '../domain/grading/grades-view.js';
 import { type CourseGrades, computeCourseGrades, type GradeInput } from '../domain/grading/index.js';
+
+/** A page of the staff grades view to compute: the engine's input and what the view adds. */
+export interface GradesViewJob {
+  grading: GradeInput;
+  courseId: string;
+  overrides: ShownOverride[];
+}
 
 /**
  * Runs the grading engine for a request. `serve` gives the app a pool of worker threads
@@ -7,8 +15,17 @@ import { type CourseGrades, computeCourseGrades, type GradeInput } from '../doma
  */
 export interface Grader {
   grade(input: GradeInput): Promise<CourseGrades>;
+  /** The grades view of a page as JSON text (built where it was computed: one string crosses threads, not the objects). */
+  gradesView(job: GradesViewJob): Promise<string>;
+}
+
+/** The grades view's JSON text: the one function both graders run. */
+export function gradesViewJson(job: GradesViewJob): string {
+  const grades = computeCourseGrades({ ...job.grading, detail: true });
+  return JSON.stringify(gradesViewBody({ courseId: job.courseId, computedAt: job.grading.now, setup: job.grading.setup, grades, overrides: job.overrides }));
 }
 
 export const inlineGrader: Grader = {
   grade: async (input) => computeCourseGrades(input),
+  gradesView: async (job) => gradesViewJson(job),
 };

@@ -15,7 +15,8 @@ export function workerGrader(options: { maxThreads?: number } = {}): Grader & { 
     idleTimeout: 30_000,
   });
   return {
-    grade: (input) => pool.run(input),
+    grade: (input) => pool.run({ kind: 'grades', input }),
+    gradesView: (job) => pool.run({ kind: 'view', job }),
     close: () => pool.destroy(),
   };
 }

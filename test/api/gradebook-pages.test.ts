@@ -163,6 +163,8 @@ describe('grading off the event loop', () => {
       const [threaded, inline] = await Promise.all([pool.grade(input), inlineGrader.grade(input)]);
       expect(threaded.students.map((s) => [s.studentId, s.percent, s.letter])).toEqual(inline.students.map((s) => [s.studentId, s.percent, s.letter]));
       expect(Array.from(threaded.students[0]!.cells)).toEqual(Array.from(inline.students[0]!.cells));
+      const job = { grading: input, courseId: 'c1', overrides: [{ studentId: 's0007', letter: 'B', percent: null, version: 1 }] };
+      expect(await pool.gradesView(job)).toBe(await inlineGrader.gradesView(job));
     } finally {
       await pool.close();
     }

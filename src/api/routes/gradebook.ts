@@ -151,9 +151,10 @@ export const gradebookRoutes: RouteModule = [
     response: z.any().openapi('CourseGrades'),
     query: GradesPageQuery,
     handler: async ({ deps, params, query, c }) => {
-      const { body, next } = await courseGradesPage(deps, params.courseId, query);
-      if (next !== null) c.header('Link', nextLink(c.req.url, next));
-      return body;
+      const { json, next } = await courseGradesPage(deps, params.courseId, query);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (next !== null) headers.Link = nextLink(c.req.url, next);
+      return new Response(json, { headers });
     },
   }),
   defineOperation({
