@@ -30,20 +30,31 @@ export function parseLimit(value: unknown): number | undefined {
  */
 export async function getAllPages(client: ApiClient, path: string, limit?: number): Promise<ApiResponse> {
   const first = await client.request('GET', limit === undefined ? path : withQueryParam(path, 'limit', String(Math.min(limit, MAX_PAGE))));
-  if (!Array.isArray(first.data)) return first;
-  const rows: unknown[] = [...first.data];
+  const firstRows = pageRows(first.data);
+  if (firstRows === null) return first;
+  const rows: unknown[] = [...firstRows];
   let next = first.next;
   while (next !== undefined && (limit === undefined || rows.length < limit)) {
     const page = await client.request('GET', next);
-    if (!Array.isArray(page.data)) break;
-    rows.push(...page.data);
+    const more = pageRows(page.data);
+    if (more === null) break;
+    rows.push(...more);
     next = page.next;
   }
   const cut = limit !== undefined && rows.length > limit;
-  if (rows.length === first.data.length && !cut) return first;
-  const data = cut ? rows.slice(0, limit) : rows;
+  if (rows.length === firstRows.length && !cut) return first;
+  const kept = cut ? rows.slice(0, limit) : rows;
+  // A paged object (the grades view) keeps its fields, with every page's students.
+  const data = Array.isArray(first.data) ? kept : { ...(first.data as Record<string, unknown>), students: kept };
   const { next: _dropped, ...rest } = first;
   return { ...rest, data, text: JSON.stringify(data) };
+}
+
+/** A page's rows: a list's items, or the students of a paged view (the grades view); null for anything else. */
+function pageRows(data: unknown): unknown[] | null {
+  if (Array.isArray(data)) return data;
+  if (data !== null && typeof data === 'object' && Array.isArray((data as { students?: unknown }).students)) return (data as { students: unknown[] }).students;
+  return null;
 }
 
 /** A client whose GETs follow next links (and ask for at most `limit` rows, when given). */

@@ -168,7 +168,7 @@ export const gradebookCommands = defineCommands([
     args: [courseArg],
     options: [courseOpt],
     handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const response = await ctx.client.request<{ students: Record<string, unknown>[] }>('GET', `${base(await courseOf(ctx, args, opts))}/grades`);
+      const response = await ctx.client.request<{ students: Record<string, unknown>[] }>('GET', `${base(await courseOf(ctx, args, opts))}/grades?limit=1000`);
       const first = response.data.students[0] as { categories?: { categoryId: string; name: string }[] } | undefined;
       const cats = first?.categories ?? [];
       return {
