@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { percentText } from '../domain/grading/export-csv.js';
 
 const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
 const courseOpt = { flags: '--course <courseId>', description: 'the course' };
@@ -39,7 +40,7 @@ function describeSetup(s: Setup): string {
   return lines.join('\n') + '\n';
 }
 
-const pct = (v: unknown) => (typeof v === 'number' ? v.toFixed(1) : '');
+const pct = (v: unknown) => (typeof v === 'number' ? percentText(v) : '');
 
 export const gradebookCommands = defineCommands([
   {
