@@ -126,7 +126,7 @@ const REQUESTS: Partial<
   issueCertificate: { method: 'POST', path: '/certificates', body: { userId: 'stu1', courseId: 'c1', basis: 'completed' } },
   getCertificate: { method: 'GET', path: '/certificates/cert1' },
   replaceCertificate: { method: 'POST', path: '/certificates/cert1/replace', body: { reason: 'typo' } },
-  verifyCertificate: { method: 'GET', path: '/certificates/verify/AAAA-BBBB-CCCC' },
+  verifyCertificate: { method: 'GET', path: '/certificate-codes/AAAA-BBBB-CCCC' },
   listReportingLines: { method: 'GET', path: '/reporting-lines' },
   addReportingLine: { method: 'POST', path: '/reporting-lines', body: { managerId: 'rev', reportId: 'stu2' } },
   removeReportingLine: { method: 'DELETE', path: '/reporting-lines/inst/stu1' },

@@ -5,7 +5,8 @@ import {
 import { setupProblems, KNOWN_RULES_VERSIONS } from '../../domain/grading/setup-soundness.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
-import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
+import { CheckCode, DismissBody, ExportResult, FinalGradeBody, FinalGradeHistoryEntry, FinalGradeResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
+import { CourseGrades, type CourseGradesValue, StudentGrades, type StudentGradesValue } from '../../schemas/grades.js';
 import type { Store } from '../../store/db.js';
 import {
   appendFinalGradeHistory, courseSubmissions, finalGradeHistory, getFinalGrade, listFinalGrades, loadSetup, publishedItems, putFinalGrade,
@@ -128,8 +129,8 @@ export const gradebookRoutes: RouteModule = [
     summary: 'Computed grades: per student, per category and course, with letters and final overrides',
     tag: 'gradebook',
     params: CourseParams,
-    response: z.any().openapi('CourseGrades'),
-    handler: ({ deps, params }) => {
+    response: CourseGrades,
+    handler: ({ deps, params }): CourseGradesValue => {
       const input = gradingInput(deps.store, params.courseId);
       const now = deps.clock.now();
       const grades = computeCourseGrades({ ...input, now, detail: true });
@@ -157,8 +158,8 @@ export const gradebookRoutes: RouteModule = [
     summary: "A student's own grades, counting released grades only",
     tag: 'gradebook',
     params: CourseParams,
-    response: z.any().openapi('StudentGrades'),
-    handler: ({ deps, params, granted }) => {
+    response: StudentGrades,
+    handler: ({ deps, params, granted }): StudentGradesValue => {
       const setup = loadSetup(deps.store, params.courseId);
       const items = publishedItems(deps.store, params.courseId);
       const me = listStudents(deps.store, params.courseId).filter((s) => s.id === granted.caller.user.id);
@@ -212,7 +213,7 @@ export const gradebookRoutes: RouteModule = [
     summary: "Every set and clear of a student's override, oldest first",
     tag: 'gradebook',
     params: StudentParams,
-    response: z.array(z.any()),
+    response: z.array(FinalGradeHistoryEntry),
     handler: ({ deps, params }) => {
       requireStudent(deps.store, params.courseId, params.studentId);
       return finalGradeHistory(deps.store, params.courseId, params.studentId);
