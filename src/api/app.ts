@@ -140,6 +140,11 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  // The client went away while its body was being read (a cut at shutdown, a dropped
+  // connection): its fault, not ours, and nobody is left to read the answer.
+  if (err instanceof Error && ((err as { code?: string }).code === 'ECONNRESET' || err.message === 'aborted')) {
+    return new AppError('invalid', 'The request was aborted before its body was complete.', [{ path: '(body)', message: 'incomplete' }]);
+  }
   if (err instanceof HTTPException) {
     switch (err.status) {
       case 400:

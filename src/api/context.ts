@@ -17,8 +17,10 @@ export interface Authenticator {
 }
 
 export interface RateLimiter {
-  /** Seconds to wait before retrying, or 0 when the request may go ahead. */
+  /** Seconds to wait before retrying, or 0 when the request may go ahead (and is counted). */
   take(key: string): number;
+  /** The same answer as take, without counting anything. */
+  peek(key: string): number;
 }
 
 export interface AppOptions {
@@ -37,7 +39,10 @@ export interface AppDeps {
   clock: Clock;
   ids: Ids;
   auth: Authenticator;
+  /** Requests per user: every credential of one user draws on one budget. */
   rateLimiter?: RateLimiter | null;
+  /** Failed authentications per client address (`local` for in-process requests). */
+  authFailureLimiter?: RateLimiter | null;
   options?: Partial<AppOptions>;
   /** Restores the seed for POST /_reset (serve --allow-reset). */
   reset?: (() => void) | null;
