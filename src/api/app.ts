@@ -92,6 +92,8 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     if (appError) {
       if (appError.code === 'unauthenticated') c.header('WWW-Authenticate', 'Bearer realm="coursebook"');
       if (appError.code === 'rate-limited') c.header('Retry-After', String((appError.details as { retryAfter: number }).retryAfter));
+      // The rest of a body over the limit is never read: the connection cannot carry another request.
+      if (appError.code === 'too-large') c.header('Connection', 'close');
       return c.json(appError.toEnvelope(), appError.status as 400);
     }
     options.log?.({ event: 'error', method: c.req.method, path: c.req.path, error: String((err as Error)?.stack ?? err) });

@@ -44,23 +44,31 @@ export function malformedUtf8Offsets(bytes: Uint8Array): number[] {
 }
 
 type Segment = string | number;
+/** A place in the document as a chain to its parent, so walking deep nesting copies nothing. */
+type Place = { segment: Segment; parent: Place } | null;
+
+const pathOf = (place: Place, last?: Segment): string => {
+  const segments: Segment[] = last === undefined ? [] : [last];
+  for (let p = place; p !== null; p = p.parent) segments.push(p.segment);
+  return formatPath(segments.reverse());
+};
 
 /** Every string (value or key) of a parsed JSON value that `test` picks, as field paths. Iterative: nesting depth cannot overflow the stack. */
 function pathsOfStrings(root: unknown, test: (s: string) => boolean): string[] {
   const found: string[] = [];
-  const stack: { value: unknown; path: Segment[] }[] = [{ value: root, path: [] }];
+  const stack: { value: unknown; place: Place }[] = [{ value: root, place: null }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+    const { value, place } = stack.pop()!;
     if (typeof value === 'string') {
-      if (test(value)) found.push(formatPath(path));
+      if (test(value)) found.push(pathOf(place));
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], place: { segment: i, parent: place } });
     } else if (value !== null && typeof value === 'object') {
       const keys = Object.keys(value);
       for (let k = keys.length - 1; k >= 0; k--) {
         const key = keys[k]!;
-        if (test(key)) found.push(formatPath([...path, key]));
-        stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+        if (test(key)) found.push(pathOf(place, key));
+        stack.push({ value: (value as Record<string, unknown>)[key], place: { segment: key, parent: place } });
       }
     }
   }

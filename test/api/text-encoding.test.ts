@@ -73,9 +73,11 @@ describe('checkJsonText', () => {
     expect(checkJsonText(utf8('{"a":')).problems).toEqual([]);
   });
 
-  it('deep nesting does not overflow the stack', () => {
-    const deep = `${'['.repeat(5000)}"\\ud800"${']'.repeat(5000)}`;
-    expect(checkJsonText(utf8(deep)).problems).toHaveLength(1);
+  it('deep nesting neither overflows the stack nor copies paths (100,000 levels, a 200 KB body)', () => {
+    const deep = `${'['.repeat(100_000)}"\\ud800"${']'.repeat(100_000)}`;
+    const { problems } = checkJsonText(utf8(deep));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.path).toBe('[0]'.repeat(100_000));
   });
 });
 

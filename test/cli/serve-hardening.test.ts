@@ -222,6 +222,19 @@ describe('serve against slow and malformed HTTP', () => {
     }
   });
 
+  it('a body over --max-body is 413 with Connection: close (its rest is never read, so the connection cannot be reused)', async () => {
+    const server = await startServer(options({ seed: seedOf(), maxBody: 1024 }));
+    try {
+      const res = await fetch(`${server.url}/api/v1/courses`, { method: 'POST', headers: ADMIN, body: JSON.stringify({ title: 'x'.repeat(4096) }) });
+      expect(res.status).toBe(413);
+      expect(res.headers.get('connection')).toBe('close');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('too-large');
+      expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   const CASES: [string, string | Buffer, number, string][] = [
     ['a bad request line', 'HELLO THERE\r\n\r\n', 400, 'invalid'],
     ['an unknown HTTP version', 'GET /api/v1/health HTTP/7.1\r\nHost: x\r\n\r\n', 400, 'invalid'],
