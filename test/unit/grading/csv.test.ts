@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeCourseGrades, plainNumber, renderGradebookCsv, textCell } from '../../../src/domain/grading/index.js';
 import { percentText } from '../../../src/domain/grading/export-csv.js';
+import { computeCourseGrades, plainNumber, renderGradebookCsv, textCell } from '../../../src/domain/grading/index.js';
 import { item, NOW, setupWith, sub } from './fixtures.js';
 
 describe('CSV cells', () => {
