@@ -188,8 +188,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   const shutdownTimeout = o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let cutNow: (() => void) | null = null;
+  let forced = false;
   const close = (): Promise<{ cut: number }> => {
     if (stopping) {
+      forced = true;
       cutNow?.(); // a second stop signal: no more waiting
       return stopping;
     }
@@ -220,7 +222,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           'stopped',
           cut === 0
             ? `stopped after ${seconds} s; 0 connections cut`
-            : `stopped after ${seconds} s; ${cut} connection${cut === 1 ? '' : 's'} cut after the ${shutdownTimeout / 1000} s shutdown timeout`,
+            : `stopped after ${seconds} s; ${cut} connection${cut === 1 ? '' : 's'} cut ${forced ? 'on a second stop signal' : `after the ${shutdownTimeout / 1000} s shutdown timeout`}`,
           { cut, seconds },
         );
         resolve({ cut });

@@ -204,7 +204,7 @@ describe('serve shutdown', () => {
     served.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await closed;
-    expect(served.stderr()).toMatch(/1 connection cut/);
+    expect(served.stderr()).toMatch(/1 connection cut on a second stop signal/);
   });
 });
 
