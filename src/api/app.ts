@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -105,15 +106,15 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   // serve --allow-admin only: without it the control routes do not exist (404).
   if (options.allowAdmin && fullDeps.fixture?.control) for (const op of FIXTURE_CONTROL_ROUTES) addOperation(app, op);
 
-  app.get(`${API_PREFIX}/openapi.json`, (c) =>
-    c.json(
-      app.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: { title: 'coursebook', version: '1', description: 'Course content and gradebook service, interface version 1.' },
-        security: [],
-      }),
-    ),
-  );
+  // Built on first request, then served from memory with an ETag (generating it costs tens of
+  // milliseconds of CPU; it cannot change while the process runs).
+  let openApi: { body: string; etag: string } | null = null;
+  app.get(`${API_PREFIX}/openapi.json`, (c) => {
+    openApi ??= serialisedDocument(app);
+    const headers = { ETag: openApi.etag, 'Cache-Control': 'no-cache' };
+    if (etagMatches(c.req.header('if-none-match'), openApi.etag)) return c.body(null, 304, headers);
+    return c.body(openApi.body, 200, { ...headers, 'Content-Type': 'application/json' });
+  });
 
   app.notFound((c) => c.json(new AppError('not-found', `No route ${c.req.method} ${c.req.path}.`).toEnvelope(), 404));
 
@@ -122,6 +123,8 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     if (appError) {
       if (appError.code === 'unauthenticated') c.header('WWW-Authenticate', 'Bearer realm="coursebook"');
       if (appError.code === 'rate-limited') c.header('Retry-After', String((appError.details as { retryAfter: number }).retryAfter));
+      // The rest of a body over the limit is never read: the connection cannot carry another request.
+      if (appError.code === 'too-large') c.header('Connection', 'close');
       return c.json(appError.toEnvelope(), appError.status as 400);
     }
     options.log?.({ event: 'error', method: c.req.method, path: c.req.path, error: String((err as Error)?.stack ?? err) });
@@ -132,10 +135,51 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   return app;
 }
 
+/** Where the service runs is the caller's to say: serve listens where it is told (default 127.0.0.1:8080). */
+export const OPENAPI_SERVERS = [
+  {
+    url: '{scheme}://{host}',
+    description: 'Wherever coursebook serve listens; every path carries the /api/v1 prefix',
+    variables: { scheme: { default: 'http', enum: ['http', 'https'] }, host: { default: '127.0.0.1:8080' } },
+  },
+];
+
+/** The OpenAPI 3.1 document of this app's routes, as served. */
+export function openApiDocument(app: OpenAPIHono<AppEnv>) {
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'coursebook',
+      version: '1',
+      description: 'Course content and gradebook service, interface version 1.',
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+    },
+    servers: OPENAPI_SERVERS,
+    security: [],
+  });
+}
+
+function serialisedDocument(app: OpenAPIHono<AppEnv>): { body: string; etag: string } {
+  const body = JSON.stringify(openApiDocument(app));
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/** If-None-Match: `*` or a list of (weak or strong) tags; weak comparison, as RFC 9110 asks for GET. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   const conflict = uniqueConflict(err);
   if (conflict) return conflict;
+  // The client went away while its body was being read (a cut at shutdown, a dropped
+  // connection): its fault, not ours, and nobody is left to read the answer.
+  if (err instanceof Error && ((err as { code?: string }).code === 'ECONNRESET' || err.message === 'aborted')) {
+    return new AppError('invalid', 'The request was aborted before its body was complete.', [{ path: '(body)', message: 'incomplete' }]);
+  }
   if (err instanceof HTTPException) {
     switch (err.status) {
       case 400:

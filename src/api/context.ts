@@ -34,6 +34,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string): RateDecision;
+  /** The same answer's wait in seconds (0: it may go ahead), without counting anything. */
+  peek(key: string): number;
 }
 
 export interface AppOptions {
@@ -55,7 +57,10 @@ export interface AppDeps {
   clock: Clock;
   ids: Ids;
   auth: Authenticator;
+  /** Requests per user: every credential of one user draws on one budget. */
   rateLimiter?: RateLimiter | null;
+  /** Failed authentications per client address (`local` for in-process requests). */
+  authFailureLimiter?: RateLimiter | null;
   options?: Partial<AppOptions>;
   /** Runs grade computations (worker threads under serve); in-thread when absent. */
   grader?: Grader | null;

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { authorize } from './access.js';
 import type { AppContext, AppDeps, AppEnv, Caller, Granted } from './context.js';
+import { wellFormedJsonText } from './json-text.js';
 import { LINK_HEADER, nextLink, PageQuery, pageOf } from './pagination.js';
 import { type OperationId, POLICIES, type Policy } from './policies.js';
 
@@ -62,6 +63,32 @@ export function callerIdOf(c: AppContext): string | null {
   return caller && caller !== ANONYMOUS ? caller.user.id : null;
 }
 
+/** The peer's address on a socket (serve); in-process requests (local mode, tests) have none. */
+function clientAddress(c: AppContext): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'local';
+}
+
+/**
+ * Authenticate, with failed attempts limited per client address: once an address has spent
+ * its budget of failures, its requests are refused before any credential is tried, so
+ * guessing stops there (a valid credential from that address waits too, for Retry-After).
+ */
+async function authenticate(c: AppContext, deps: AppDeps): Promise<Caller> {
+  const limiter = deps.authFailureLimiter;
+  const address = clientAddress(c);
+  const wait = limiter?.peek(address) ?? 0;
+  if (wait > 0) throw new AppError('rate-limited', `Too many failed authentications from this address; retry in ${wait} s.`, { retryAfter: wait });
+  try {
+    const caller = await deps.auth.authenticate(c, deps);
+    if (!caller) throw new AppError('unauthenticated', 'A valid bearer token is required.');
+    return caller;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'unauthenticated') limiter?.take(address);
+    throw err;
+  }
+}
+
 /** Authenticate, rate-limit and authorize before validation, from the operation's policy row. */
 function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -70,11 +97,11 @@ function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
       c.set('granted', { caller: ANONYMOUS });
       return next();
     }
-    const caller = await deps.auth.authenticate(c, deps);
-    if (!caller) throw new AppError('unauthenticated', 'A valid bearer token is required.');
+    const caller = await authenticate(c, deps);
     // Known from here on, so the request log and journal name the caller even when refused below.
     c.set('granted', { caller });
-    const rate = deps.rateLimiter?.take(`${caller.credential.kind}:${caller.credential.id}`);
+    // One budget per user, whatever credential they use: minting tokens buys no extra requests.
+    const rate = deps.rateLimiter?.take(`user:${caller.user.id}`);
     if (rate) {
       c.header('RateLimit-Limit', String(rate.limit));
       c.header('RateLimit-Remaining', String(rate.remaining));
@@ -111,7 +138,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     summary: spec.summary,
     tags: [spec.tag],
     security: policy.rule === 'public' ? [] : [{ bearerAuth: [] }],
-    middleware: [accessMiddleware(policy)],
+    middleware: spec.body ? [accessMiddleware(policy), wellFormedJsonText] : [accessMiddleware(policy)],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(query ? { query } : {}),
@@ -119,7 +146,8 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     },
     responses: {
       [status]: { description: 'Success', content: { 'application/json': { schema: spec.response } }, ...(paged ? { headers: LINK_HEADER } : {}) },
-      ...(policy.rule === 'public' ? {} : ERROR_RESPONSES),
+      // Public operations need no credential, but the body limit applies to every route.
+      ...(policy.rule === 'public' ? { 413: ERROR_RESPONSES[413] } : ERROR_RESPONSES),
     },
     'x-coursebook-access': { scope: policy.scope, rule: policy.rule, ...(policy.via ? { via: policy.via } : {}) },
   });

@@ -49,10 +49,22 @@ export interface Io {
   onStop(handler: () => void): () => void;
 }
 
+/**
+ * Bytes to text, refusing what is not UTF-8: a lenient decoder would send U+FFFD in place
+ * of the bad bytes and the service would store the altered text.
+ */
+export function strictUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('it is not valid UTF-8 text (save it as UTF-8)');
+  }
+}
+
 async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return strictUtf8(Buffer.concat(chunks));
 }
 
 function editWithSystemEditor(env: Env): Io['edit'] {
@@ -79,7 +91,7 @@ export function processIo(): Io {
     stderr: process.stderr,
     stdin: { isTTY: process.stdin.isTTY === true, readAll: readAllStdin },
     env,
-    files: { read: (path) => readFile(path, 'utf8'), write: (path, text) => writeFile(path, text) },
+    files: { read: async (path) => strictUtf8(await readFile(path)), write: (path, text) => writeFile(path, text) },
     edit: editWithSystemEditor(env),
     keepDraft: async (fileName, text) => {
       const file = join(mkdtempSync(join(tmpdir(), 'coursebook-draft-')), fileName);

@@ -42,8 +42,10 @@ export function openLocalClient(options: {
     const admin = firstAdmin(store);
     if (admin) auth = localAuthenticator(admin.id);
     else if (options.persistActor) {
-      store.tx(() => insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true }));
-      auth = localAuthenticator('local');
+      // Looked for again inside the write transaction: processes starting together on a new
+      // store must not both create the local admin.
+      const actor = store.tx(() => firstAdmin(store) ?? insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true }));
+      auth = localAuthenticator(actor.id);
     } else {
       auth = {
         authenticate: async () => ({

@@ -170,7 +170,10 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
         const filled = total === 0 ? w : Math.round((done / total) * w);
         io.stderr.write(`\r${label ?? ''} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
       },
-      readText: (path) => (path === '-' ? io.stdin.readAll() : io.files.read(path).catch((err) => fileError('read', path, err))),
+      readText: (path) =>
+        path === '-'
+          ? io.stdin.readAll().catch((err) => fileError('read', 'standard input', err))
+          : io.files.read(path).catch((err) => fileError('read', path, err)),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
       require: async (value, flag, question, validate) => {
         if (value !== undefined && value !== '') return value;

@@ -68,7 +68,7 @@ export const certificatesCommands = defineCommands([
         valid: boolean;
         current: boolean;
         certificate: { learnerName: string; courseTitle: string; issuedAt: string } | null;
-      }>('GET', `/certificates/verify/${seg(code!)}`);
+      }>('GET', `/certificate-codes/${seg(code!)}`);
       const d = response.data;
       return {
         kind: 'api',

@@ -1,5 +1,6 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { editUntilSaved } from '../cli/edit-loop.js';
+import { percentText } from '../domain/grading/export-csv.js';
 import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
 const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
@@ -27,7 +28,7 @@ function describeSetup(s: Setup): string {
   return lines.join('\n') + '\n';
 }
 
-const pct = (v: unknown) => (typeof v === 'number' ? v.toFixed(1) : '');
+const pct = (v: unknown) => (typeof v === 'number' ? percentText(v) : '');
 
 const A_PERCENT = '\u0000percent';
 

@@ -37,6 +37,14 @@ function corsOrigins(values: string[]): string[] {
   return origins.map((o) => o.replace(/\/$/, ''));
 }
 
+/** A flag in seconds (decimals allowed): a usage error naming the flag otherwise. */
+function seconds(value: unknown, flag: string, min = 0.001): number {
+  const n = Number(value);
+  if (!(Number.isFinite(n) && n >= min && n <= 86_400))
+    throw new UsageError(`${flag} must be a number of seconds from ${min === 0 ? 0 : 'above 0'} to 86400 (got ${JSON.stringify(value)})`);
+  return n;
+}
+
 export const serveCommands = defineCommands([
   {
     name: 'serve',
@@ -46,8 +54,9 @@ export const serveCommands = defineCommands([
       {
         flags: '--seed <file>',
         description:
-          'a dataset file loaded before listening (and restored by POST /api/v1/_reset); --memory without one creates an admin (adminToken in the listening line)',
+          'a dataset file loaded before listening into an empty store (and restored by POST /api/v1/_reset); --memory without one creates an admin (adminToken in the listening line)',
       },
+      { flags: '--reseed', description: "load --seed over a store that already holds data, replacing the seed's records (revoked tokens stay revoked)" },
       { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
       { flags: '--port <port>', description: 'port (0 picks a free one)', default: '8080' },
       { flags: '--port-file <file>', description: 'write the chosen port to this file' },
@@ -58,13 +67,25 @@ export const serveCommands = defineCommands([
       { flags: '--journal-size <n>', description: 'requests the journal keeps (with --allow-admin)', default: String(DEFAULT_JOURNAL_SIZE) },
       { flags: '--delay <ms>', description: 'delay every answer by this many milliseconds (control routes excepted)' },
       { flags: '--cors <origin...>', description: 'allow browser calls from this origin (repeat for more, or * for any)' },
-      { flags: '--rate-limit <rate>', description: `per-credential request rate: N/s, N/min or off (default: off with --memory, else ${DEFAULT_RATE_LIMIT})` },
+      {
+        flags: '--rate-limit <rate>',
+        description: `per-user request rate (all of a user's credentials share it): N/s, N/min or off (default: off with --memory, else ${DEFAULT_RATE_LIMIT})`,
+      },
       { flags: '--rate-burst <n>', description: 'token bucket size (default: the smaller of N and 100)' },
+      { flags: '--auth-failure-limit <rate>', description: 'failed authentications allowed per client address: N/s, N/min or off', default: '30/min' },
       { flags: '--max-body <size>', description: 'largest request body', default: '1mb' },
+      { flags: '--headers-timeout <seconds>', description: 'request headers must arrive within this (slow clients get 408)', default: '10' },
+      { flags: '--request-timeout <seconds>', description: 'a whole request, body included, must arrive within this', default: '60' },
+      {
+        flags: '--shutdown-timeout <seconds>',
+        description: 'on SIGTERM/SIGINT, how long requests in flight may finish before their sockets are cut',
+        default: '10',
+      },
       { flags: '--jwt-secret <secret>', description: 'accept HS256 access JWTs signed with this secret (env COURSEBOOK_JWT_SECRET)' },
       { flags: '--jwks <fileOrUrl>', description: 'accept RS256/ES256 access JWTs verified with this JWKS' },
       { flags: '--jwt-issuer <iss>', description: 'required iss claim of access JWTs' },
       { flags: '--jwt-audience <aud>', description: 'required aud claim of access JWTs' },
+      { flags: '--jwt-max-age <seconds>', description: 'longest access JWT lifetime accepted (exp - iat); JWTs must carry exp', default: '3600' },
       { flags: '--log <mode>', description: 'request logs on stderr: json, pretty or off', default: 'json' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
@@ -80,6 +101,13 @@ export const serveCommands = defineCommands([
       const delayMs = opts.delay === undefined ? 0 : wholeNumber(opts.delay, '--delay', 600_000);
       const cors = opts.cors === undefined ? null : corsOrigins(opts.cors as string[]);
       const seed = opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) };
+      const headersTimeout = seconds(opts.headersTimeout, '--headers-timeout');
+      const requestTimeout = seconds(opts.requestTimeout, '--request-timeout');
+      if (requestTimeout < headersTimeout) throw new UsageError('--request-timeout must be at least --headers-timeout');
+      const shutdownTimeout = seconds(opts.shutdownTimeout, '--shutdown-timeout', 0);
+      const jwtMaxAge = seconds(opts.jwtMaxAge, '--jwt-max-age');
+      if (!Number.isInteger(jwtMaxAge)) throw new UsageError('--jwt-max-age must be a whole number of seconds');
+      if (opts.reseed === true && opts.seed === undefined) throw new UsageError('--reseed needs --seed FILE');
       // The same store selection as every local command: flags, env, then the profile.
       const store = resolveStorePath(ctx.globals, ctx.env);
       prepareStoreFile(store, ctx.note);
@@ -99,6 +127,7 @@ export const serveCommands = defineCommands([
             jwks,
             issuer: opts.jwtIssuer as string | undefined,
             audience: opts.jwtAudience as string | undefined,
+            maxAgeSeconds: jwtMaxAge,
           });
         } catch (err) {
           throw new UsageError(`cannot use the JWT settings: ${(err as Error).message}`);
@@ -109,6 +138,7 @@ export const serveCommands = defineCommands([
         server = await startServer({
           db,
           seed,
+          reseed: opts.reseed === true,
           host: String(opts.host),
           port,
           portFile: opts.portFile as string | undefined,
@@ -119,6 +149,10 @@ export const serveCommands = defineCommands([
           cors,
           rateLimit: opts.rateLimit as string | undefined,
           rateBurst: burst,
+          authFailureLimit: String(opts.authFailureLimit),
+          headersTimeoutMs: headersTimeout * 1000,
+          requestTimeoutMs: requestTimeout * 1000,
+          shutdownTimeoutMs: shutdownTimeout * 1000,
           maxBody: parseSize(String(opts.maxBody)),
           jwt,
           log: log as 'json',
@@ -132,14 +166,18 @@ export const serveCommands = defineCommands([
         if ((err as Error).message?.startsWith('--rate')) throw new UsageError((err as Error).message);
         const portFileError = (err as { portFileError?: unknown }).portFileError;
         if (portFileError !== undefined) fileError('write', String(opts.portFile), portFileError);
+        if ((err as Error).message?.startsWith('--auth-failure-limit')) throw new UsageError((err as Error).message);
         throw err;
       }
       // Handlers first: stdout to a pipe is synchronous, so a test harness can read the
       // listening line and signal us before the next statement runs.
+      // A first signal stops gracefully (up to --shutdown-timeout); a second one cuts at once.
       const stopped = new Promise<void>((resolve) => {
         const unsubscribe = ctx.io.onStop(() => {
-          unsubscribe();
-          void server.close().then(resolve);
+          void server.close().then(() => {
+            unsubscribe();
+            resolve();
+          });
         });
       });
       // An in-memory store with no seed gets a generated admin; its token is in this line.

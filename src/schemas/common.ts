@@ -45,7 +45,15 @@ export const TimestampInput = z
   .string()
   .refine(isRfc3339, { message: 'must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z' })
   .transform(normalizeTimestamp)
-  .openapi({ type: 'string', format: 'date-time' });
+  // No `type` here: it would override the `null` of TimestampInput.nullable() in the document.
+  .openapi({ format: 'date-time' });
+
+/**
+ * A named (component) schema or null. `Named.nullable()` renders wrongly in the OpenAPI
+ * document (the component itself turns nullable, or an allOf no value can satisfy); a union
+ * with null renders as anyOf [$ref, null] and validates the same.
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T08:30:00.000Z' });
 

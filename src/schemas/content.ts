@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Description, HttpUrl, Id, MAX_INT, Objective, Objectives, Points, Position, Provenance, Timestamp, TimestampInput, Title } from './common.js';
+import { Description, HttpUrl, Id, MAX_INT, Objective, Objectives, orNull, Points, Position, Provenance, Timestamp, TimestampInput, Title } from './common.js';
 
 const Text = z.string().max(20_000);
 const NonBlank = Text.refine((v) => v.trim().length > 0, { message: 'must not be blank' });
@@ -60,20 +60,22 @@ export type BlockInputValue = BlockContentValue & { id?: string };
 export const Origin = z.enum(['human', 'ai']);
 export const AiState = z.enum(['draft', 'accepted', 'rejected']).nullable();
 
+/** The content a block replaced (review restores it), typed as generically as BlockContentValue. */
+const PreviousContent: z.ZodType<BlockContentValue | null> = orNull(BlockContent).openapi({ description: 'The content this block replaced, or null' });
+
 export const BlockMeta = z.object({
   id: Id,
   lessonId: Id.nullable(),
   position: Position,
   origin: Origin,
   aiState: AiState,
-  provenance: Provenance.nullable(),
-  previous: z.any().nullable().openapi({ description: 'The content this block replaced (a BlockContent), or null' }),
+  provenance: orNull(Provenance),
+  previous: PreviousContent,
   updatedAt: Timestamp,
 });
 
-export const StoredBlock = z.any().openapi('Block', {
-  description: 'BlockMeta fields (id, lessonId, position, origin, aiState, provenance, previous, updatedAt) plus the BlockContent fields',
-});
+/** A stored block as answered: its meta fields and the fields of its one content variant. */
+export const StoredBlock: z.ZodType<StoredBlockValue> = blockUnion(BlockMeta.shape).openapi('Block');
 
 /** A stored block: its meta fields and its content fields (one variant). */
 export type StoredBlockValue = z.infer<typeof BlockMeta> & BlockContentValue;
@@ -245,7 +247,7 @@ export const Grade = z
     criteria: z.array(GradeCriterion),
     feedback: z.string(),
     feedbackOrigin: Origin,
-    feedbackProvenance: Provenance.nullable(),
+    feedbackProvenance: orNull(Provenance),
     gradedBy: Id.nullable(),
     gradedAt: Timestamp.nullable(),
     releasedAt: Timestamp.nullable(),
@@ -263,7 +265,7 @@ export const Submission = z
     fileId: z.string().nullable(),
     link: z.string().nullable(),
     submittedAt: Timestamp,
-    grade: Grade.nullable(),
+    grade: orNull(Grade),
   })
   .openapi('Submission');
 

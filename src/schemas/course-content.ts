@@ -15,15 +15,20 @@ export const ContentRevision = z
   .openapi({ description: "The course content's revision: every change to what the course file holds makes it larger. Compare it for equality only." });
 
 /** GET /courses/{courseId}/content: the course file with every id, and its revision. */
-export const CourseContent = CourseFile.extend({ contentRevision: ContentRevision }).openapi('CourseContent');
+// A new object of CourseFile's fields rather than `.extend()`: the OpenAPI generator writes an
+// extension of a registered strict schema as allOf with that schema, which no body can satisfy.
+export const CourseContent = z.strictObject({ ...CourseFile.shape, contentRevision: ContentRevision }).openapi('CourseContent');
 
 /** PUT /courses/{courseId}/content: a course file with every id, the revision it was based on, and whether to only plan. */
-export const CourseContentWrite = CourseFile.extend({
-  expectedRevision: ContentRevision.nullable().optional().openapi({
-    description: 'The revision the file was based on (`null`: the course must not exist yet). Stale is `conflict`; leave it out to skip the check.',
-  }),
-  dryRun: z.boolean().default(false).openapi({ description: 'Answer the plan without writing anything' }),
-}).openapi('CourseContentWrite');
+export const CourseContentWrite = z
+  .strictObject({
+    ...CourseFile.shape,
+    expectedRevision: ContentRevision.nullable().optional().openapi({
+      description: 'The revision the file was based on (`null`: the course must not exist yet). Stale is `conflict`; leave it out to skip the check.',
+    }),
+    dryRun: z.boolean().default(false).openapi({ description: 'Answer the plan without writing anything' }),
+  })
+  .openapi('CourseContentWrite');
 
 const KindPlan = z.object({
   added: z.array(Id),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Description, Id, Objective, Objectives, Points, Provenance, TimestampInput, Title } from './common.js';
+import { Description, Id, Objective, Objectives, orNull, Points, Provenance, TimestampInput, Title } from './common.js';
 import { AiState, BlockContent, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
 import { GradebookSetup } from './gradebook.js';
 
@@ -8,8 +8,8 @@ const FileBlock = blockUnion({
   id: Id.optional(),
   origin: Origin.optional(),
   aiState: AiState.optional(),
-  provenance: Provenance.nullable().optional(),
-  previous: BlockContent.nullable().optional(),
+  provenance: orNull(Provenance).optional(),
+  previous: orNull(BlockContent).optional(),
 });
 
 export const CourseFile = z

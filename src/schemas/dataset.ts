@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Description, Id, MAX_INT, Objective, Objectives, PersonName, Points, Position, Provenance, TimestampInput, Title } from './common.js';
+import { Description, Id, MAX_INT, Objective, Objectives, orNull, PersonName, Points, Position, Provenance, TimestampInput, Title } from './common.js';
 import { AiState, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
 import { FinalGradeHistoryEntry, FinalGradeRecord, GradebookSetup } from './gradebook.js';
 import { CourseRole, ScopeSchema } from './people.js';
@@ -19,7 +19,7 @@ const BlockMetaRecord = {
   position: Position.optional(),
   origin: Origin.default('human'),
   aiState: AiState.default(null),
-  provenance: Provenance.nullable().default(null),
+  provenance: orNull(Provenance).default(null),
   previous: z.any().nullable().default(null),
   updatedAt: Ts.optional(),
 };
@@ -109,7 +109,7 @@ export const DatasetGrade = z.strictObject({
   criteria: z.array(z.strictObject({ criterionId: Id, levelId: Id, points: Points, comment: z.string().default('') })).default([]),
   feedback: z.string().default(''),
   feedbackOrigin: Origin.default('human'),
-  feedbackProvenance: Provenance.nullable().default(null),
+  feedbackProvenance: orNull(Provenance).default(null),
   gradedBy: Id.nullable().default(null),
   gradedAt: Ts.nullable().default(null),
   releasedAt: Ts.nullable().default(null),

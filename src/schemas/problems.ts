@@ -63,6 +63,29 @@ export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix 
         continue;
       case 'invalid_union': {
         const disc = (issue as { note?: string; discriminator?: string }).discriminator;
+        const options = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
+        if (!disc && options.length > 0) {
+          // Options that failed on the value's type alone say nothing about it; when one option
+          // is left (an object or null, say), its own problems name the fields.
+          const typeOnly = (errs: z.core.$ZodIssue[]) => errs.length === 1 && errs[0]!.code === 'invalid_type' && errs[0]!.path.length === 0;
+          const left = options.filter((errs) => !typeOnly(errs));
+          if (left.length === 1) {
+            problems.push(
+              ...formatZodIssues(
+                left[0]!.map((e) => ({ ...e, path: [...path, ...e.path] })),
+                prefix,
+              ),
+            );
+            continue;
+          }
+          if (left.length === 0) {
+            const expected = options
+              .map((errs) => (errs[0] as { expected?: string }).expected ?? 'value')
+              .map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : t === 'null' ? t : `a ${t}`));
+            problems.push({ path: formatPath(path, prefix), message: `must be ${expected.join(' or ')}` });
+            continue;
+          }
+        }
         // zod 4 already ends the path with the discriminator; older shapes did not.
         const full = disc && path[path.length - 1] !== disc ? [...path, disc] : path;
         problems.push({ path: formatPath(full, prefix), message: disc ? 'is not one of the allowed values' : 'does not match any allowed shape' });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, Provenance, Timestamp } from './common.js';
+import { Id, orNull, Provenance, Timestamp } from './common.js';
 
 export const RubricItem = z.strictObject({
   itemId: Id,
@@ -29,7 +29,7 @@ export const Finding = z
     verdict: z.enum(['met', 'not-met']),
     evidence: z.string(),
     suggestion: z.string(),
-    provenance: Provenance.nullable(),
+    provenance: orNull(Provenance),
     state: z.enum(['draft', 'accepted', 'rejected']),
     reviewedBy: z.string().nullable(),
     reviewedAt: Timestamp.nullable(),
@@ -43,7 +43,7 @@ export const FindingRecord = z.strictObject({
   verdict: z.enum(['met', 'not-met']),
   evidence: z.string().max(20_000),
   suggestion: z.string().max(20_000).default(''),
-  provenance: Provenance.nullable().default(null),
+  provenance: orNull(Provenance).default(null),
   state: z.enum(['draft', 'accepted', 'rejected']).default('draft'),
   reviewedBy: z.string().nullable().default(null),
   reviewedAt: z.string().nullable().default(null),
@@ -65,11 +65,67 @@ export const AttestationRecord = z.strictObject({
 
 export const AttestationBody = z.strictObject({ note: z.string().max(2000).optional(), rubricId: Id });
 
-export const ReadinessReport = z.any().openapi('ReadinessReport', {
-  description: 'courseId, rubricId, rubricName, attribution, computedAt, met, applicable, percent, needsReview, standards[], blocksPublishing',
-});
+// --- the readiness report (readiness.md), as computed by the domain and answered by the API --
+
+/** Where a fix applies: the kind of thing, and its ids. */
+export const FixTarget = z
+  .object({
+    kind: z.enum(['block', 'lesson', 'module', 'assignment', 'gradebook', 'course']),
+    lessonId: Id.nullable().optional(),
+    blockId: Id.optional(),
+    moduleId: Id.optional(),
+    assignmentId: Id.optional(),
+  })
+  .openapi('FixTarget');
+
+export const ItemStatus = z.enum(['not-applicable', 'attested', 'met', 'not-met', 'likely-met', 'likely-not-met', 'pending']);
+export const StandardStatus = z.enum(['not-applicable', 'met', 'needs-review', 'not-met']);
+
+export const ReadinessItem = z
+  .object({
+    itemId: Id,
+    number: z.string(),
+    text: z.string(),
+    kind: z.enum(['automatic', 'ai', 'human']),
+    essential: z.boolean(),
+    status: ItemStatus,
+    evidence: z.array(z.string()),
+    fixes: z.array(z.object({ label: z.string(), target: FixTarget })),
+    finding: orNull(Finding),
+    attestation: orNull(Attestation),
+  })
+  .openapi('ReadinessItem');
+
+export const ReadinessReport = z
+  .object({
+    courseId: Id,
+    rubricId: Id,
+    rubricName: z.string().min(1),
+    attribution: z.string().min(1),
+    computedAt: Timestamp,
+    met: z.number().int().min(0),
+    applicable: z.number().int().min(0),
+    percent: z.number().min(0).max(100),
+    needsReview: z.number().int().min(0),
+    standards: z.array(
+      z.object({
+        standardId: Id,
+        number: z.string(),
+        title: z.string(),
+        met: z.number().int().min(0),
+        applicable: z.number().int().min(0),
+        status: StandardStatus,
+        items: z.array(ReadinessItem),
+      }),
+    ),
+    blocksPublishing: z.boolean(),
+  })
+  .openapi('ReadinessReport');
 
 // --- the one type per resource, inferred from its schema -------------------------------
 export type StandardsRubricValue = z.infer<typeof StandardsRubric>;
 export type FindingValue = z.infer<typeof FindingRecord>;
 export type AttestationValue = z.infer<typeof AttestationRecord>;
+export type FixTargetValue = z.infer<typeof FixTarget>;
+export type ReadinessItemValue = z.infer<typeof ReadinessItem>;
+export type ReadinessReportValue = z.infer<typeof ReadinessReport>;

@@ -13,6 +13,9 @@ export function workerGrader(options: { maxThreads?: number } = {}): Grader & { 
     minThreads: 0,
     maxThreads: options.maxThreads ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
     idleTimeout: 30_000,
+    // A grades page of 1000 students x 200 items needs well under this; a lower ceiling makes the
+    // worker collect garbage sooner, which keeps the server's peak memory down.
+    resourceLimits: { maxOldGenerationSizeMb: 192 },
   });
   return {
     grade: (input) => pool.run({ kind: 'grades', input }),

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
@@ -15,7 +16,9 @@ import type { DatasetInput } from '../schemas/dataset.js';
 import { importDataset } from '../store/dataset.js';
 import { openStore, type Store } from '../store/db.js';
 import { storeTakenCheck } from '../store/ids-in-use.js';
-import { wipeStore } from '../store/wipe.js';
+import { keepRevoked, revokedTokens } from '../store/tokens.js';
+import { isStoreEmpty, wipeStore } from '../store/wipe.js';
+import { clientErrorAnswer } from './client-error.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_RATE_LIMIT, DETERMINISTIC_EPOCH } from './defaults.js';
 import { workerGrader } from './grading-pool.js';
 
@@ -25,6 +28,8 @@ export interface ServeOptions {
   db: string; // a path or ':memory:'
   /** The seed dataset's file name (for messages) and text, read by the caller. */
   seed?: { name: string; text: string } | undefined;
+  /** Load the seed over a store that already holds data (replace semantics). */
+  reseed?: boolean;
   host: string;
   port: number;
   portFile?: string | undefined;
@@ -39,6 +44,8 @@ export interface ServeOptions {
   /** N/s, N/min or off; undefined: off for an in-memory store, 600/min for a file. */
   rateLimit?: string | undefined;
   rateBurst?: number | undefined;
+  /** Failed authentications per client address: N/s, N/min or off. */
+  authFailureLimit?: string;
   maxBody: number;
   jwt?: JwtVerifier | null;
   log: 'json' | 'pretty' | 'off';
@@ -50,6 +57,12 @@ export interface ServeOptions {
   /** The wall clock in epoch milliseconds and a timer, injectable for tests. */
   wallMs?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds: the request headers must arrive within this (slowloris). */
+  headersTimeoutMs?: number;
+  /** Milliseconds: the whole request, body included, must arrive within this. */
+  requestTimeoutMs?: number;
+  /** Milliseconds requests in flight may take to finish after a stop before their sockets are cut. */
+  shutdownTimeoutMs?: number;
 }
 
 /** The admin `serve --memory` creates when there is no seed, so an empty fixture is usable at once. */
@@ -61,6 +74,8 @@ export interface BuiltService {
   deps: AppDeps;
   /** The generated admin's token (`serve --memory` without a seed), else null. */
   adminToken: string | null;
+  /** Start-up and shutdown notes on stderr. */
+  note: ReturnType<typeof notice>;
 }
 
 export interface RunningServer {
@@ -68,8 +83,18 @@ export interface RunningServer {
   port: number;
   store: Store;
   adminToken: string | null;
-  close(): Promise<void>;
+  /**
+   * Stop accepting, let requests in flight finish for up to the shutdown timeout, then cut
+   * every socket left and close the store; answers how many were cut. Calling it again
+   * while it waits cuts at once.
+   */
+  close(): Promise<{ cut: number }>;
 }
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+export const DEFAULT_AUTH_FAILURE_LIMIT = '30/min';
 
 function logger(mode: ServeOptions['log'], stderr: ServeOptions['stderr'], wallMs: () => number) {
   if (mode === 'off') return null;
@@ -83,6 +108,12 @@ function logger(mode: ServeOptions['log'], stderr: ServeOptions['stderr'], wallM
       `${time()} ${entry.method} ${entry.path}${query} ${entry.status ?? 'dropped'} ${entry.ms}ms ${entry.caller ?? '-'} ${entry.requestId}${fault}\n`,
     );
   };
+}
+
+/** Start-up and shutdown notes: always written (whatever --log says), as a JSON line under --log json. */
+function notice(mode: ServeOptions['log'], stderr: ServeOptions['stderr']) {
+  return (event: string, text: string, fields: Record<string, unknown> = {}) =>
+    void stderr.write(mode === 'json' ? `${JSON.stringify({ event, message: text, ...fields })}\n` : `coursebook serve: ${text}\n`);
 }
 
 function rateLimitFor(o: ServeOptions) {
@@ -117,7 +148,9 @@ function generatedAdminSeed(token: string): DatasetInput {
 export function buildService(o: ServeOptions): BuiltService {
   // Everything that can be refused before the store is opened is checked first.
   const rate = rateLimitFor(o);
+  const authFailures = parseRateLimit(o.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT, undefined, '--auth-failure-limit');
   const wallMs = o.wallMs ?? (() => Date.now());
+  const note = notice(o.log, o.stderr);
   let adminToken: string | null = null;
   let seed: unknown = null;
   if (o.seed) seed = parseSeed(o.seed);
@@ -132,11 +165,21 @@ export function buildService(o: ServeOptions): BuiltService {
   const makeIds = (): Ids => (o.deterministic ? sequentialIds(storeTakenCheck(store)) : randomIds());
   // Reset swaps the id source for a fresh one; the app reads it through this holder.
   let ids = makeIds();
-  const load = () => {
-    if (seed !== null) importDataset(store, clock, seed, { replace: true });
-  };
   try {
-    load();
+    // A seed goes into an empty store only: restarting the same command after a crash must
+    // not undo acknowledged work. --reseed replaces, said out loud; even then the import
+    // keeps revoked tokens revoked and never appends history again (importDataset).
+    if (seed !== null) {
+      const seedName = o.seed?.name ?? 'the generated admin';
+      if (isStoreEmpty(store)) importDataset(store, clock, seed, { replace: false });
+      else if (o.reseed) {
+        note('reseed', `--reseed: replacing records of ${o.db} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
+          db: o.db,
+          seed: seedName,
+        });
+        importDataset(store, clock, seed, { replace: true });
+      } else note('seed-skipped', `${o.db} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, { db: o.db, seed: seedName });
+    }
   } catch (err) {
     store.close();
     throw err;
@@ -155,6 +198,7 @@ export function buildService(o: ServeOptions): BuiltService {
     ids: { next: (p) => ids.next(p), draw: (n) => ids.draw(n), secret: () => ids.secret() },
     auth: bearerAuthenticator({ jwt: o.jwt ?? null }),
     rateLimiter: rate ? tokenBucketLimiter(rate) : null,
+    authFailureLimiter: authFailures ? tokenBucketLimiter(authFailures) : null,
     options: {
       allowReset: o.allowAdmin || o.allowReset === true,
       allowAdmin: o.allowAdmin,
@@ -166,28 +210,50 @@ export function buildService(o: ServeOptions): BuiltService {
     grader: o.grader ?? null,
     // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
     // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
+    // The seed is restored exactly, except that a revocation is never undone.
     reset: () => {
       clock.restore();
       control?.faults.clear();
       store.tx(() => {
+        const revoked = revokedTokens(store);
         wipeStore(store);
         ids = makeIds();
-        load();
+        if (seed !== null) importDataset(store, clock, seed, { replace: false });
+        keepRevoked(store, revoked);
       });
     },
   };
-  return { app: createApp(deps), store, deps, adminToken };
+  return { app: createApp(deps), store, deps, adminToken, note };
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // Grade computations run on worker threads, so a large export never stalls other requests.
   const grader = workerGrader();
-  const { app, store, adminToken } = buildService({ ...o, grader });
-
-  let server: ReturnType<typeof serveNode>;
+  let built: BuiltService;
   try {
-    server = await new Promise<ReturnType<typeof serveNode>>((resolve, reject) => {
-      const s = serveNode({ fetch: app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
+    built = buildService({ ...o, grader });
+  } catch (err) {
+    await grader.close();
+    throw err;
+  }
+  const { app, store, adminToken, note } = built;
+
+  const headersTimeout = o.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout);
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serveNode(
+        {
+          fetch: app.fetch,
+          port: o.port,
+          hostname: o.host,
+          // Slow clients (slowloris) are answered 408 and dropped; timeouts are checked every second.
+          serverOptions: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+        },
+        // serve() makes a node:http server unless told otherwise; its connection methods are needed below.
+        () => (s instanceof Server ? resolve(s) : reject(new Error('serve expected a node:http server'))),
+      );
       s.once('error', reject);
     });
   } catch (err) {
@@ -195,6 +261,30 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await grader.close();
     throw err;
   }
+
+  // Malformed HTTP never reaches the app: Node's parser rejects it. Answer it with the envelope too.
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket & { _httpMessage?: { headersSent?: boolean } | null }) => {
+    if (err.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.end(clientErrorAnswer(err.code, { headersTimeout, requestTimeout }), () => socket.destroy());
+  });
+
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  let stopping: Promise<{ cut: number }> | null = null;
+  // While stopping, a keep-alive connection whose request has been answered is closed as
+  // soon as it is idle: only requests still in flight hold the shutdown.
+  server.on('request', (_req, res) => {
+    res.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   const url = `http://${hostForUrl}:${port}`;
@@ -205,23 +295,56 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Not listening with nobody told where: stop, and let the caller name the file.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       store.close();
+      await grader.close();
       throw Object.assign(new Error(`cannot write the port file ${o.portFile}`), { portFileError: err });
     }
   }
 
-  return {
-    url,
-    port,
-    store,
-    adminToken,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => {
-          store.close();
-          void grader.close().then(resolve);
-        });
-        // In-flight requests finish; idle keep-alive connections are closed now.
-        (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-      }),
+  const shutdownTimeout = o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  let cutNow: (() => void) | null = null;
+  let forced = false;
+  const close = (): Promise<{ cut: number }> => {
+    if (stopping) {
+      forced = true;
+      cutNow?.(); // a second stop signal: no more waiting
+      return stopping;
+    }
+    stopping = new Promise((resolve) => {
+      const started = Date.now();
+      let cut = 0;
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      // close() stops accepting and closes idle keep-alive sockets; requests in flight go on.
+      server.closeIdleConnections();
+      const deadline = new Promise<void>((done) => {
+        const timer = setTimeout(done, shutdownTimeout);
+        cutNow = () => {
+          clearTimeout(timer);
+          done();
+        };
+        void closed.then(() => clearTimeout(timer));
+      });
+      void Promise.race([closed.then(() => true), deadline.then(() => false)]).then(async (allFinished) => {
+        // Everything still open at the deadline is cut (closing sockets are not counted).
+        const open = allFinished ? [] : [...sockets].filter((socket) => !socket.destroyed);
+        cut = open.length;
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+        await closed;
+        store.close();
+        await grader.close();
+        const seconds = Math.round((Date.now() - started) / 100) / 10;
+        note(
+          'stopped',
+          cut === 0
+            ? `stopped after ${seconds} s; 0 connections cut`
+            : `stopped after ${seconds} s; ${cut} connection${cut === 1 ? '' : 's'} cut ${forced ? 'on a second stop signal' : `after the ${shutdownTimeout / 1000} s shutdown timeout`}`,
+          { cut, seconds },
+        );
+        resolve({ cut });
+      });
+    });
+    return stopping;
   };
+
+  return { url, port, store, adminToken, close };
 }

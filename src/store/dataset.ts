@@ -17,6 +17,7 @@ import { formatZodIssues } from '../schemas/problems.js';
 import { getAssignmentRow } from './assignments.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
+import { getFinalGrade, hasFinalGradeHistoryVersion, latestFinalGradeHistoryVersion } from './gradebook.js';
 import { siblingPositions } from './positions.js';
 import {
   ASSIGNMENTS,
@@ -45,7 +46,7 @@ import {
   TOKENS,
   USERS,
 } from './tables.js';
-import { sha256Hex } from './tokens.js';
+import { sha256Hex, storedTokensLike } from './tokens.js';
 
 export interface ImportOptions {
   replace: boolean;
@@ -66,8 +67,13 @@ export function parseDataset(input: unknown): DatasetValue {
   return parsed.data;
 }
 
+/** A dataset token's id: its own, or one numbered by its place in the file. */
+const tokenIdOf = (t: { id?: string | undefined }, i: number): string => t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`;
+const tokenHashOf = (t: { token?: string | undefined; tokenSha256?: string | undefined }): string => t.tokenSha256 ?? sha256Hex(t.token!);
+
 export function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): ImportSummary {
   const d = parseDataset(input);
+  const tokenHashes = d.tokens.map(tokenHashOf);
   const now = clock.now();
   const problems: Problem[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
@@ -88,6 +94,11 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   unique(
     'tokens',
     d.tokens.flatMap((r) => (r.id ? [r.id] : [])),
+  );
+  // A secret is stored once (its hash is unique): two tokens may not share one.
+  unique(
+    'tokens',
+    tokenHashes.map((h) => `secret sha256 ${h}`),
   );
   unique(
     'courses',
@@ -272,7 +283,12 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   });
   const rubricInstalled = (id: string) => inFile.rubrics.has(id) || id === DEFAULT_RUBRIC.id || recordExists(store, RUBRICS, [id]);
   d.courses.forEach((c, i) => prefixed(`courses[${i}]`, courseRubricProblems(c.rubricId, rubricInstalled)));
-  d.tokens.forEach((r, i) => ref(user(r.userId), `tokens[${i}].userId`, 'user', r.userId));
+  d.tokens.forEach((r, i) => {
+    ref(user(r.userId), `tokens[${i}].userId`, 'user', r.userId);
+    const id = tokenIdOf(r, i);
+    const other = storedTokensLike(store, id, tokenHashes[i]!).find((t) => t.tokenSha256 === tokenHashes[i] && t.id !== id);
+    if (other) problem(`tokens[${i}]`, `its secret is already stored as token ${other.id}`);
+  });
   d.enrollments.forEach((r, i) => {
     ref(course(r.courseId), `enrollments[${i}].courseId`, 'course', r.courseId);
     ref(user(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
@@ -403,6 +419,14 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     ...blockContentOf(b),
   });
   store.tx(() => {
+    // History is append-only: an entry whose version the student's history already holds is
+    // never appended again, whatever the mode (a reseed, the same file imported twice).
+    const newHistory = d.finalGradeHistory.filter((h) => !hasFinalGradeHistoryVersion(store, h.courseId, h.studentId, h.version));
+    // The highest version each replaced override has reached in the store, before this file's history lands.
+    const storedFloor = d.finalGrades.map((f) => {
+      const stored = options.replace ? getFinalGrade(store, f.courseId, f.studentId) : null;
+      return stored ? { stored, floor: Math.max(stored.version, latestFinalGradeHistoryVersion(store, f.courseId, f.studentId)) } : null;
+    });
     for (const u of d.users) write(USERS, u);
     for (const c of d.courses) write(COURSES, { ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now });
     for (const e of d.enrollments) write(ENROLLMENTS, e);
@@ -424,8 +448,37 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
       if (withSetup.has(c.id) || recordExists(store, GRADEBOOK_SETUPS, [c.id])) continue;
       write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now, options.actorId ?? 'import'), 'insert');
     }
-    for (const f of d.finalGrades) write(FINAL_GRADES, f);
-    for (const h of d.finalGradeHistory) write(FINAL_GRADE_HISTORY, h, 'insert');
+    for (const h of newHistory) write(FINAL_GRADE_HISTORY, h, 'insert');
+    d.finalGrades.forEach((f, i) => {
+      const before = storedFloor[i];
+      if (!before || f.version > before.floor) {
+        write(FINAL_GRADES, f);
+        return;
+      }
+      const { stored, floor } = before;
+      // Replacing an override never moves its version back: the change becomes the next
+      // version, with its history entry, so versions stay unique and expectedVersion keeps
+      // naming one state. Replacing it with what it already says changes nothing.
+      if (stored.letter === f.letter && stored.percent === f.percent) return;
+      const version = floor + 1;
+      write(FINAL_GRADES, { ...f, version, updatedAt: now });
+      write(
+        FINAL_GRADE_HISTORY,
+        {
+          courseId: f.courseId,
+          studentId: f.studentId,
+          version,
+          oldLetter: stored.letter,
+          oldPercent: stored.percent,
+          newLetter: f.letter,
+          newPercent: f.percent,
+          reason: f.reason,
+          by: f.updatedBy,
+          at: now,
+        },
+        'insert',
+      );
+    });
     for (const r of d.rubrics) write(RUBRICS, r);
     for (const f of d.findings) write(FINDINGS, f);
     for (const a of d.attestations) write(ATTESTATIONS, a, 'upsert');
@@ -433,13 +486,13 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     for (const c of d.certificates) write(CERTIFICATES, c);
     for (const r of d.reportingLines) write(REPORTING_LINES, { ...r, createdAt: r.createdAt ?? now });
     d.tokens.forEach((t, i) => {
-      const { token, tokenSha256, ...rest } = t;
-      write(TOKENS, {
-        ...rest,
-        id: t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`,
-        tokenSha256: tokenSha256 ?? sha256Hex(token!),
-        createdAt: t.createdAt ?? now,
-      });
+      const { token: _token, tokenSha256: _hash, ...rest } = t;
+      const id = tokenIdOf(t, i);
+      const hash = tokenHashes[i]!;
+      // A revocation is never undone by an import, replace or not: a stored revocation of this
+      // id or this secret wins over the file.
+      const revokedAt = storedTokensLike(store, id, hash).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
+      write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now });
     });
   });
 

@@ -78,22 +78,36 @@ function refuseForeignDatabase(db: Database.Database, path: string): void {
     );
 }
 
+/**
+ * Apply pending migrations. The schema version is read again inside one exclusive
+ * transaction that also applies them: processes that open a new file at the same moment
+ * queue on the lock (busy_timeout), and each later one finds the work done instead of
+ * creating the tables a second time ("table users already exists").
+ */
 function migrate(db: Database.Database, path: string): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    db.close();
-    throw new AppError(
+  const tooNew = (version: number) =>
+    new AppError(
       'unsupported',
-      `The store ${path} has schema version ${current}, written by a newer coursebook; this build knows up to version ${SCHEMA_VERSION}. Upgrade coursebook to open it.`,
-      { storeVersion: current, supportedVersion: SCHEMA_VERSION },
+      `The store ${path} has schema version ${version}, written by a newer coursebook; this build knows up to version ${SCHEMA_VERSION}. Upgrade coursebook to open it.`,
+      { storeVersion: version, supportedVersion: SCHEMA_VERSION },
     );
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  try {
+    // Without a lock first: a store that is up to date (every open but the first) stays lock-free.
+    const seen = version();
+    if (seen > SCHEMA_VERSION) throw tooNew(seen);
+    if (seen === SCHEMA_VERSION) return;
+    db.transaction(() => {
+      const current = version();
+      if (current > SCHEMA_VERSION) throw tooNew(current);
+      for (const m of MIGRATIONS) {
+        if (m.version <= current) continue;
+        db.exec(m.sql);
+        db.pragma(`user_version = ${m.version}`);
+      }
+    }).exclusive();
+  } catch (err) {
+    db.close();
+    throw err;
   }
-  const pending = MIGRATIONS.filter((m) => m.version > current);
-  if (pending.length === 0) return;
-  db.transaction(() => {
-    for (const m of pending) {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }
-  }).immediate();
 }

@@ -82,3 +82,19 @@ export function finalGradeHistory(store: Store, courseId: string, studentId: str
     FINAL_GRADE_HISTORY.fromRow,
   );
 }
+
+/** Whether the student's history already holds an entry with this version (import never appends one twice). */
+export function hasFinalGradeHistoryVersion(store: Store, courseId: string, studentId: string, version: number): boolean {
+  return (
+    store.stmt('SELECT 1 AS x FROM final_grade_history WHERE course_id = ? AND student_id = ? AND version = ?').get(courseId, studentId, version) !== undefined
+  );
+}
+
+/** The highest version the student's history holds (0 when none). */
+export function latestFinalGradeHistoryVersion(store: Store, courseId: string, studentId: string): number {
+  return (
+    store.stmt('SELECT COALESCE(MAX(version), 0) AS v FROM final_grade_history WHERE course_id = ? AND student_id = ?').get(courseId, studentId) as {
+      v: number;
+    }
+  ).v;
+}

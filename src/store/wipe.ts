@@ -30,3 +30,8 @@ export function wipeStore(store: Store): void {
   for (const t of TABLES) store.stmt(`DELETE FROM ${t}`).run();
   store.stmt("DELETE FROM sqlite_sequence WHERE name = 'final_grade_history'").run();
 }
+
+/** True when no table holds a record: the only store `serve --seed` loads into without --reseed. */
+export function isStoreEmpty(store: Store): boolean {
+  return TABLES.every((t) => store.stmt(`SELECT 1 AS x FROM ${t} LIMIT 1`).get() === undefined);
+}

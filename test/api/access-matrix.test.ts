@@ -147,7 +147,7 @@ const REQUESTS: Partial<
   issueCertificate: { method: 'POST', path: '/certificates', body: { userId: 'stu1', courseId: 'c1', basis: 'completed' } },
   getCertificate: { method: 'GET', path: '/certificates/cert1' },
   replaceCertificate: { method: 'POST', path: '/certificates/cert1/replace', body: { reason: 'typo' } },
-  verifyCertificate: { method: 'GET', path: '/certificates/verify/AAAA-BBBB-CCCC' },
+  verifyCertificate: { method: 'GET', path: '/certificate-codes/AAAA-BBBB-CCCC' },
   listReportingLines: { method: 'GET', path: '/reporting-lines' },
   addReportingLine: { method: 'POST', path: '/reporting-lines', body: { managerId: 'rev', reportId: 'stu2' } },
   removeReportingLine: { method: 'DELETE', path: '/reporting-lines/inst/stu1' },
@@ -301,6 +301,56 @@ describe('access matrix', () => {
             expect(without.status, `${label} [without ${policy.scope}]`).toBe(want === 404 && op !== 'reset' ? 404 : 403);
           }
         }
+      }
+    });
+  }
+});
+
+describe('access matrix: the submitting student sees a grade only once released (#17)', () => {
+  /** Operations whose success answer holds a Submission, read from the served document so a new one cannot be missed. */
+  function operationsAnsweringSubmissions(): string[] {
+    const svc = makeService();
+    const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
+    svc.close();
+    const found: string[] = [];
+    for (const item of Object.values(doc.paths ?? {}))
+      for (const op of Object.values(item as Record<string, { operationId?: string; responses?: Record<string, unknown> }>)) {
+        const success = JSON.stringify([op.responses?.['200'], op.responses?.['201']]);
+        if (op.operationId && success.includes('#/components/schemas/Submission"')) found.push(op.operationId);
+      }
+    return found.sort();
+  }
+  const SUBMISSION_ANSWERS: OperationId[] = ['createSubmission', 'getSubmission', 'gradeSubmission', 'listSubmissions', 'releaseSubmission'];
+
+  it('covers every operation that answers a submission', () => {
+    expect(operationsAnsweringSubmissions()).toEqual(SUBMISSION_ANSWERS);
+  });
+
+  const grades = (body: unknown): unknown[] =>
+    (Array.isArray(body) ? body : [body]).filter((s): s is { grade: unknown } => typeof s === 'object' && s !== null && 'grade' in s).map((s) => s.grade);
+
+  for (const op of SUBMISSION_ANSWERS) {
+    it(`${op} as the student: no grade before release (s1 is graded 7, unreleased), the grade after`, async () => {
+      const req = REQUESTS[op]!;
+      const svc = service('stu1', null);
+      try {
+        const ask = () => svc.call(req.method, req.path, req.body, 'stu1');
+        const before = await ask();
+        const allowed = BY_RULE[POLICIES[op].rule]![ROLES.indexOf('stu1')] === 'ok';
+        if (!allowed) {
+          expect(before.status).toBe(403);
+          expect(JSON.stringify(before.body)).not.toContain('"score"');
+          return;
+        }
+        expect([200, 201]).toContain(before.status);
+        expect(grades(before.body).length).toBeGreaterThan(0);
+        for (const grade of grades(before.body)) expect(grade).toBeNull();
+        expect(JSON.stringify(before.body)).not.toMatch(/"state":"graded"/);
+        expect((await svc.call('POST', '/submissions/s1/release', undefined, 'inst')).status).toBe(200);
+        const after = await ask();
+        if (op !== 'createSubmission') expect(grades(after.body)).toContainEqual(expect.objectContaining({ score: 7, releasedAt: expect.any(String) }));
+      } finally {
+        svc.close();
       }
     });
   }

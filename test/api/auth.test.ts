@@ -8,6 +8,7 @@ import { bearerAuthenticator } from '../../src/api/auth.js';
 import { createJwtVerifier } from '../../src/api/jwt.js';
 import { tokenBucketLimiter } from '../../src/api/rate-limit.js';
 import { makeService, type TestService } from '../helpers/app.js';
+import { conforming } from '../helpers/openapi-conformance.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -94,7 +95,7 @@ describe('access JWTs', () => {
   };
   const appWith = async (o: Parameters<typeof createJwtVerifier>[0]) => {
     svc = makeService();
-    return createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier(o) }) });
+    return conforming(createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier(o) }) }));
   };
   const NOW_S = Date.parse('2026-11-22T08:30:00Z') / 1000;
 
@@ -156,17 +157,17 @@ describe('access JWTs', () => {
 });
 
 describe('rate limiting and logs', () => {
-  it('a token bucket per credential: 429 with Retry-After in whole seconds, refilled over time', async () => {
+  it('a token bucket per user: 429 with Retry-After in whole seconds, refilled over time', async () => {
     svc = makeService();
     let now = 0;
-    const app = createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) });
+    const app = conforming(createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }));
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get(app, '/me', 'tok-inst')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     const limited = await get(app, '/me', 'tok-inst');
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate-limited');
-    expect((await get(app, '/me', 'tok-stu1')).status).toBe(200); // another credential has its own bucket
+    expect((await get(app, '/me', 'tok-stu1')).status).toBe(200); // another user has their own bucket
     now += 1000;
     expect((await get(app, '/me', 'tok-inst')).status).toBe(200);
     expect((await get(app, '/health')).status).toBe(200); // no credential, no bucket
@@ -175,7 +176,7 @@ describe('rate limiting and logs', () => {
   it('no token or secret appears in any log line or error message', async () => {
     svc = makeService();
     const lines: string[] = [];
-    const app = createApp({ ...svc.deps, options: { log: (e) => void lines.push(JSON.stringify(e)) } });
+    const app = conforming(createApp({ ...svc.deps, options: { log: (e) => void lines.push(JSON.stringify(e)) } }));
     await get(app, '/me', 'tok-inst');
     await get(app, '/me', 'not-a-real-token-secret');
     const bad = await get(app, '/courses/nope', 'tok-inst');
@@ -214,7 +215,9 @@ describe('CORS and remote JWKS', () => {
     const port = (server.address() as { port: number }).port;
     try {
       svc = makeService();
-      const app = createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) });
+      const app = conforming(
+        createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) }),
+      );
       const jwt = await new SignJWT({ scope: '*' })
         .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
         .setSubject('inst')

@@ -172,10 +172,10 @@ describe('certificates', () => {
     const again = await svc.call('POST', `/certificates/${old.id}/replace`, { reason: 'x' });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
-    expect((await svc.call('GET', `/certificates/verify/${old.code}`, undefined, 'out')).body).toMatchObject({ valid: true, current: false });
+    expect((await svc.call('GET', `/certificate-codes/${old.code}`, undefined, 'out')).body).toMatchObject({ valid: true, current: false });
     const loose = next.body.code.toLowerCase().replace(/-/g, '');
-    expect((await svc.call('GET', `/certificates/verify/${loose}`, undefined, 'out')).body).toMatchObject({ valid: true, current: true });
-    expect((await svc.call('GET', '/certificates/verify/AAAA-BBBB-CCCC', undefined, 'out')).body).toEqual({ valid: false, current: false, certificate: null });
+    expect((await svc.call('GET', `/certificate-codes/${loose}`, undefined, 'out')).body).toMatchObject({ valid: true, current: true });
+    expect((await svc.call('GET', '/certificate-codes/AAAA-BBBB-CCCC', undefined, 'out')).body).toEqual({ valid: false, current: false, certificate: null });
   });
 
   it("read access: learner, the learner's managers (indirect too), the course's instructors, admins; not-found for others", async () => {

@@ -892,14 +892,19 @@ describe('submissions release', () => {
   const cb = demoStore();
 
   it('releases a graded submission to the student (state returned, releasedAt set once)', async () => {
+    // Before release the student sees no grade, not even that there is one (#17).
     expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', 'asg_05'])).toMatchObject({
       code: 0,
-      stdout: 'sub_010\tusr_s02\t1\tgraded\t2026-10-04T02:00:30.873Z\t36.5\n',
+      stdout: 'sub_010\tusr_s02\t1\tsubmitted\t2026-10-04T02:00:30.873Z\t\n',
     });
     const res = await cb.run(['--as', 'usr_instructor', 'submissions', 'release', 'sub_010']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'sub_010', state: 'returned' });
     expect(JSON.parse(fields(res.stdout).grade!)).toMatchObject({ score: 36.5, releasedAt: CLI_NOW });
+    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', 'asg_05'])).toMatchObject({
+      code: 0,
+      stdout: 'sub_010\tusr_s02\t1\treturned\t2026-10-04T02:00:30.873Z\t36.5\n',
+    });
     const again = await cb.run(['--json', 'submissions', 'release', 'sub_010'], { clock: { now: () => '2027-01-01T00:00:00.000Z' } });
     expect(JSON.parse(again.stdout).grade.releasedAt).toBe(CLI_NOW);
   });

@@ -10,6 +10,7 @@ import { sequentialIds } from '../../src/runtime/ids.js';
 import type { DatasetInput } from '../../src/schemas/dataset.js';
 import { importDataset } from '../../src/store/dataset.js';
 import { openStore, type Store } from '../../src/store/db.js';
+import { conforming } from './openapi-conformance.js';
 
 export const T0 = '2026-11-22T08:30:00.000Z';
 
@@ -62,7 +63,8 @@ export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppD
   if (extra?.modules) dataset.modules = [...(BASE_DATASET.modules ?? []), ...extra.modules];
   if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
   importDataset(store, clock, dataset, { replace: false });
-  const app = createApp(deps);
+  // Every answer is checked against the served OpenAPI document (test/helpers/openapi-conformance.ts).
+  const app = conforming(createApp(deps));
   return {
     store,
     clock,

@@ -127,7 +127,10 @@ export function scriptedPrompter(answers: unknown[]): Prompter & { asked: string
 }
 
 /** Run the built binary as a child process, the way users do. */
-export function runBin(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export function runBin(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string | Uint8Array; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,

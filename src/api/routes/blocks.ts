@@ -142,7 +142,10 @@ export const blocksRoutes: RouteModule = [
     tag: 'blocks',
     params: BlockParams,
     body: BlockReview,
-    response: z.any(),
+    response: z.union([
+      StoredBlock,
+      z.object({ ok: z.literal(true), id: z.string(), deleted: z.literal(true) }).openapi({ description: 'A rejected draft that replaced nothing is deleted' }),
+    ]),
     handler: ({ deps, params, body }) =>
       deps.store.tx(() => {
         const block = loadBlock(deps.store, params.blockId);

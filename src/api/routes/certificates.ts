@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { AppError, notFound } from '../../errors.js';
 import type { Ids } from '../../runtime/ids.js';
-import { Id } from '../../schemas/common.js';
+import { Id, orNull } from '../../schemas/common.js';
 import type { CertificateValue } from '../../schemas/templates.js';
 import { Certificate, CertificateIssue, CertificateReplace } from '../../schemas/templates.js';
 import { codeExists, getCertificate, getCertificateByCode, insertCertificate, listReadableCertificates, markReplaced } from '../../store/certificates.js';
@@ -81,11 +81,11 @@ export const certificatesRoutes: RouteModule = [
   defineOperation({
     operationId: 'verifyCertificate',
     method: 'get',
-    path: '/certificates/verify/{code}',
+    path: '/certificate-codes/{code}',
     summary: 'Verify a certificate code: {valid, current, certificate}',
     tag: 'certificates',
     params: z.object({ code: z.string().min(1).max(40) }),
-    response: z.object({ valid: z.boolean(), current: z.boolean(), certificate: Certificate.nullable() }),
+    response: z.object({ valid: z.boolean(), current: z.boolean(), certificate: orNull(Certificate) }),
     handler: ({ deps, params }) => {
       const cert = getCertificateByCode(deps.store, normaliseCode(params.code));
       return cert ? { valid: true, current: cert.replacedBy === null, certificate: cert } : { valid: false, current: false, certificate: null };

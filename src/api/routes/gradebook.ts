@@ -10,11 +10,13 @@ import {
   ExportQuery,
   ExportResult,
   FinalGradeBody,
+  FinalGradeHistoryEntry,
   FinalGradeResult,
   GradebookSetup,
   MAX_EXPECTED_VERSION,
   SetupCheck,
 } from '../../schemas/gradebook.js';
+import { CourseGrades, StudentGrades, type StudentGradesValue } from '../../schemas/grades.js';
 import type { Store } from '../../store/db.js';
 import {
   appendFinalGradeHistory,
@@ -148,7 +150,7 @@ export const gradebookRoutes: RouteModule = [
     summary: 'Computed grades: per student, per category and course, with letters and final overrides',
     tag: 'gradebook',
     params: CourseParams,
-    response: z.any().openapi('CourseGrades'),
+    response: CourseGrades,
     query: GradesPageQuery,
     handler: async ({ deps, params, query, c }) => {
       const { json, next } = await courseGradesPage(deps, params.courseId, query);
@@ -164,8 +166,8 @@ export const gradebookRoutes: RouteModule = [
     summary: "A student's own grades, counting released grades only",
     tag: 'gradebook',
     params: CourseParams,
-    response: z.any().openapi('StudentGrades'),
-    handler: ({ deps, params, granted }) => {
+    response: StudentGrades,
+    handler: ({ deps, params, granted }): StudentGradesValue => {
       const setup = loadSetup(deps.store, params.courseId);
       const items = publishedItems(deps.store, params.courseId);
       const me = listStudents(deps.store, params.courseId).filter((s) => s.id === granted.caller.user.id);
@@ -237,7 +239,7 @@ export const gradebookRoutes: RouteModule = [
     summary: "Every set and clear of a student's override, oldest first",
     tag: 'gradebook',
     params: StudentParams,
-    response: z.array(z.any()),
+    response: z.array(FinalGradeHistoryEntry),
     handler: ({ deps, params }) => {
       requireStudent(deps.store, params.courseId, params.studentId);
       return finalGradeHistory(deps.store, params.courseId, params.studentId);

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_RUBRIC, type Rubric, rubricProblems } from '../../domain/readiness/index.js';
 import { AppError, invalid, notFound } from '../../errors.js';
-import { Id, Provenance } from '../../schemas/common.js';
+import { Id, orNull, Provenance } from '../../schemas/common.js';
 import { Course } from '../../schemas/content.js';
 import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../../schemas/readiness.js';
 import { getCourse, updateCourse } from '../../store/courses.js';
@@ -126,7 +126,7 @@ export const readinessRoutes: RouteModule = [
       verdict: z.enum(['met', 'not-met']),
       evidence: z.string().min(1).max(20_000),
       suggestion: z.string().max(20_000).default(''),
-      provenance: Provenance.nullable().default(null),
+      provenance: orNull(Provenance).default(null),
     }),
     response: Finding,
     handler: ({ deps, params, body }) =>

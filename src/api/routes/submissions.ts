@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { gradeCriteria, submissionProblems } from '../../domain/content/rules.js';
+import { submissionForViewer } from '../../domain/content/submission-view.js';
 import { nextCount } from '../../domain/counters.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
@@ -28,7 +29,7 @@ export const submissionsRoutes: RouteModule = [
         const problems = submissionProblems(assignment.submissionType, body);
         if (problems.length > 0) throw invalid(problems);
         const studentId = granted.caller.user.id;
-        return insertSubmission(deps.store, {
+        const created = insertSubmission(deps.store, {
           id: deps.ids.next('sub'),
           assignmentId: assignment.id,
           studentId,
@@ -40,6 +41,7 @@ export const submissionsRoutes: RouteModule = [
           submittedAt: deps.clock.now(),
           grade: null,
         });
+        return submissionForViewer(created, granted);
       }),
   }),
   defineOperation({
@@ -53,7 +55,9 @@ export const submissionsRoutes: RouteModule = [
     handler: ({ deps, params, granted }) => {
       if (granted.role === 'reviewer')
         throw new AppError('forbidden', "Only the course's instructors, admins and the submitting students may read submissions.");
-      return listSubmissions(deps.store, params.assignmentId, granted.role === 'student' ? granted.caller.user.id : undefined);
+      return listSubmissions(deps.store, params.assignmentId, granted.role === 'student' ? granted.caller.user.id : undefined).map((s) =>
+        submissionForViewer(s, granted),
+      );
     },
   }),
   defineOperation({
@@ -64,7 +68,7 @@ export const submissionsRoutes: RouteModule = [
     tag: 'submissions',
     params: SubmissionParams,
     response: Submission,
-    handler: ({ deps, params }) => getSubmission(deps.store, params.submissionId),
+    handler: ({ deps, params, granted }) => submissionForViewer(getSubmission(deps.store, params.submissionId)!, granted),
   }),
   defineOperation({
     operationId: 'gradeSubmission',
@@ -93,8 +97,9 @@ export const submissionsRoutes: RouteModule = [
           gradedAt: deps.clock.now(),
           releasedAt: released,
         };
+        // A regrade of a returned submission stays returned: the student already sees its grade.
         writeGrade(deps.store, sub.id, gradedState(released), grade);
-        return getSubmission(deps.store, sub.id);
+        return submissionForViewer(getSubmission(deps.store, sub.id)!, granted);
       }),
   }),
   defineOperation({
@@ -105,12 +110,12 @@ export const submissionsRoutes: RouteModule = [
     tag: 'submissions',
     params: SubmissionParams,
     response: Submission,
-    handler: ({ deps, params }) =>
+    handler: ({ deps, params, granted }) =>
       deps.store.tx(() => {
         const sub = getSubmission(deps.store, params.submissionId)!;
         if (!sub.grade || sub.grade.score === null) throw new AppError('conflict', `Submission ${sub.id} has no grade to release yet.`);
         if (!sub.grade.releasedAt) writeGrade(deps.store, sub.id, 'returned', { ...sub.grade, releasedAt: deps.clock.now() });
-        return getSubmission(deps.store, sub.id);
+        return submissionForViewer(getSubmission(deps.store, sub.id)!, granted);
       }),
   }),
 ];

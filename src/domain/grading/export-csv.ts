@@ -12,7 +12,9 @@ export function textCell(value: string): string {
 }
 
 const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-const percentCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(1));
+/** A percentage with 1 decimal, never in exponent notation (toFixed writes one from 1e21 on, where every double is whole). */
+export const percentText = (v: number): string => (Math.abs(v) >= 1e21 ? `${plainNumber(v)}.0` : v.toFixed(1));
+const percentCell = (v: number | null | undefined) => (v === null || v === undefined ? '' : percentText(v));
 
 /** `default`: the full gradebook; `registrar`: `Student ID, Student, Email, Final %, Final Letter` per student, nothing else. */
 export type ExportLayout = 'default' | 'registrar';

@@ -1,6 +1,13 @@
 /** Types of the readiness domain (readiness.md); resources are the schemas' own types. */
 import type { AssignmentValue, StoredBlockValue } from '../../schemas/content.js';
-import type { AttestationValue, FindingValue, StandardsRubricValue } from '../../schemas/readiness.js';
+import type {
+  AttestationValue,
+  FindingValue,
+  FixTargetValue,
+  ReadinessItemValue,
+  ReadinessReportValue,
+  StandardsRubricValue,
+} from '../../schemas/readiness.js';
 
 export type Rubric = StandardsRubricValue;
 export type RubricItem = Rubric['standards'][number]['items'][number];
@@ -23,13 +30,7 @@ export interface ReadinessInput {
   now: string;
 }
 
-export interface FixTarget {
-  kind: 'block' | 'lesson' | 'module' | 'assignment' | 'gradebook' | 'course';
-  lessonId?: string | null;
-  blockId?: string;
-  moduleId?: string;
-  assignmentId?: string;
-}
+export type FixTarget = FixTargetValue;
 
 export interface CheckResult {
   applicable: boolean;
@@ -37,32 +38,8 @@ export interface CheckResult {
   problems: { evidence: string; fix: { label: string; target: FixTarget } }[];
 }
 
-export type ItemStatus = 'not-applicable' | 'attested' | 'met' | 'not-met' | 'likely-met' | 'likely-not-met' | 'pending';
-export type StandardStatus = 'not-applicable' | 'met' | 'needs-review' | 'not-met';
-
-export interface ReportItem {
-  itemId: string;
-  number: string;
-  text: string;
-  kind: RubricItem['kind'];
-  essential: boolean;
-  status: ItemStatus;
-  evidence: string[];
-  fixes: { label: string; target: FixTarget }[];
-  finding: Omit<Finding, 'itemId'> | null;
-  attestation: Omit<Attestation, 'itemId'> | null;
-}
-
-export interface ReadinessReport {
-  courseId: string;
-  rubricId: string;
-  rubricName: string;
-  attribution: string;
-  computedAt: string;
-  met: number;
-  applicable: number;
-  percent: number;
-  needsReview: number;
-  standards: { standardId: string; number: string; title: string; met: number; applicable: number; status: StandardStatus; items: ReportItem[] }[];
-  blocksPublishing: boolean;
-}
+export type ItemStatus = ReadinessItemValue['status'];
+export type StandardStatus = ReadinessReportValue['standards'][number]['status'];
+/** The report's shape is its schema's (schemas/readiness.ts), which the API answers. */
+export type ReportItem = ReadinessItemValue;
+export type ReadinessReport = ReadinessReportValue;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { percentText } from '../../../src/domain/grading/export-csv.js';
 import { computeCourseGrades, plainNumber, renderGradebookCsv, textCell } from '../../../src/domain/grading/index.js';
 import { item, NOW, setupWith, sub } from './fixtures.js';
 
@@ -24,6 +25,20 @@ describe('CSV cells', () => {
     expect(plainNumber(0.25)).toBe('0.25');
     expect(plainNumber(1e21)).toBe('1000000000000000000000');
     expect(plainNumber(1e-7)).toBe('0.0000001');
+  });
+
+  it('writes percent cells with 1 decimal and never an exponent, even for an override of 1e21 (#17)', () => {
+    expect(percentText(86.25)).toBe('86.3'); // toFixed's own rounding of the stored (already rounded) value
+    expect(percentText(100)).toBe('100.0');
+    expect(percentText(1e21)).toBe('1000000000000000000000.0'); // toFixed: '1e+21'
+    expect(percentText(2.5e22)).toBe('25000000000000000000000.0');
+    const setup = setupWith({ cats: [['a', 100]] });
+    const items = [item('a1', 10, 'a')];
+    const students = [{ id: 's1', name: 'Ann' }];
+    const grades = computeCourseGrades({ setup, items, students, submissions: [sub('a1', 5)], now: NOW });
+    const csv = renderGradebookCsv({ setup, items, students, grades, overrides: [{ studentId: 's1', percent: 1e21, letter: null }] });
+    expect(csv.split('\r\n')[2]).toBe('Ann,s1,5,50.0,50.0,F,1000000000000000000000.0,,1000000000000000000000.0,A');
+    expect(csv).not.toMatch(/e\+/);
   });
 });
 

@@ -1,0 +1,129 @@
+/**
+ * JSON request bodies are text, and text must be well-formed Unicode: bytes that are not
+ * UTF-8, and lone UTF-16 surrogates (`"\ud800"` is valid JSON but not text), are refused
+ * with `invalid` naming each field, never stored altered (the platform's decoder would
+ * quietly turn bad bytes into U+FFFD). One check for every route, run before the route's
+ * schema, so no schema has to repeat it.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { invalid, type Problem } from '../errors.js';
+import { formatPath } from '../schemas/problems.js';
+import type { AppEnv } from './context.js';
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_UTF8 = 'is not valid UTF-8 text: send the text encoded as UTF-8';
+const SURROGATE = 'contains a lone UTF-16 surrogate, which is not text: send well-formed Unicode';
+
+/** Length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlongs, surrogates or code points past U+10FFFF), or 0. */
+function sequenceLength(bytes: Uint8Array, i: number): number {
+  const b0 = bytes[i]!;
+  if (b0 < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < bytes.length && bytes[i + k]! >= lo && bytes[i + k]! <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+  if (b0 === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+  if (b0 >= 0xe1 && b0 <= 0xef) return cont(1) && cont(2) ? 3 : 0;
+  if (b0 === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 >= 0xf1 && b0 <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+
+/** The byte offsets where malformed sequences start (one per bad byte), or [] for well-formed UTF-8. */
+export function malformedUtf8Offsets(bytes: Uint8Array): number[] {
+  const bad: number[] = [];
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes, i);
+    if (n === 0) {
+      bad.push(i);
+      i += 1;
+    } else i += n;
+  }
+  return bad;
+}
+
+type Segment = string | number;
+/** A place in the document as a chain to its parent, so walking deep nesting copies nothing. */
+type Place = { segment: Segment; parent: Place } | null;
+
+const pathOf = (place: Place, last?: Segment): string => {
+  const segments: Segment[] = last === undefined ? [] : [last];
+  for (let p = place; p !== null; p = p.parent) segments.push(p.segment);
+  return formatPath(segments.reverse());
+};
+
+/** Every string (value or key) of a parsed JSON value that `test` picks, as field paths. Iterative: nesting depth cannot overflow the stack. */
+function pathsOfStrings(root: unknown, test: (s: string) => boolean): string[] {
+  const found: string[] = [];
+  const stack: { value: unknown; place: Place }[] = [{ value: root, place: null }];
+  while (stack.length > 0) {
+    const { value, place } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (test(value)) found.push(pathOf(place));
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], place: { segment: i, parent: place } });
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      for (let k = keys.length - 1; k >= 0; k--) {
+        const key = keys[k]!;
+        if (test(key)) found.push(pathOf(place, key));
+        stack.push({ value: (value as Record<string, unknown>)[key], place: { segment: key, parent: place } });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The fields whose text is not UTF-8: each malformed byte is decoded as a character the
+ * body does not otherwise contain, so the parsed document shows exactly which strings held one.
+ */
+function malformedFields(bytes: Uint8Array, offsets: number[]): string[] {
+  const lenient = new TextDecoder().decode(bytes);
+  let code = 0xe000;
+  while (lenient.includes(String.fromCodePoint(code))) code++;
+  const marker = String.fromCodePoint(code);
+  const decoder = new TextDecoder();
+  let text = '';
+  let from = 0;
+  for (const at of offsets) {
+    text += decoder.decode(bytes.subarray(from, at)) + marker;
+    from = at + 1;
+  }
+  text += decoder.decode(bytes.subarray(from));
+  try {
+    const paths = pathsOfStrings(JSON.parse(text), (s) => s.includes(marker));
+    return paths.length > 0 ? paths : ['(body)'];
+  } catch {
+    return ['(body)']; // bad bytes outside any string: the body is not JSON either
+  }
+}
+
+/** Problems with the text of a JSON body (bytes as received), or [] with the parsed value. */
+export function checkJsonText(bytes: Uint8Array): { problems: Problem[]; text: string; parsed?: unknown } {
+  const offsets = malformedUtf8Offsets(bytes);
+  if (offsets.length > 0) return { problems: malformedFields(bytes, offsets).map((path) => ({ path, message: NOT_UTF8 })), text: '' };
+  const text = new TextDecoder().decode(bytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problems: [], text }; // malformed JSON: the route's validator answers it, as for any body
+  }
+  const problems = pathsOfStrings(parsed, (s) => LONE_SURROGATE.test(s)).map((path) => ({ path, message: SURROGATE }));
+  return { problems, text, parsed };
+}
+
+/**
+ * Route middleware (after access, before validation: a 400 comes after 401/404/403). The
+ * body is read and parsed once here; the route's validator receives the same value.
+ */
+export const wellFormedJsonText: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
+  if (!JSON_MEDIA_TYPE.test(type)) return next();
+  const { problems, parsed } = checkJsonText(new Uint8Array(await c.req.arrayBuffer()));
+  if (problems.length > 0) throw invalid(problems);
+  if (parsed !== undefined) c.req.json = <T>() => Promise.resolve(parsed as T);
+  return next();
+};

@@ -1,0 +1,180 @@
+/**
+ * #17: what an import may never do, replace or not (serve --reseed is an import with
+ * replace): un-revoke a token, append final-grade history a second time, or move an
+ * override's version back; and no secret may be stored twice (it used to be a 500).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/store/tokens.js';
+import { makeService, type TestService } from '../helpers/app.js';
+
+let svc: TestService;
+afterEach(() => svc?.close());
+
+const importDataset = (body: unknown, replace: boolean) => svc.call('POST', `/import${replace ? '?replace=true' : ''}`, body);
+
+const HISTORY_1 = {
+  courseId: 'c1',
+  studentId: 'stu1',
+  version: 1,
+  oldLetter: null,
+  oldPercent: null,
+  newLetter: 'B',
+  newPercent: null,
+  reason: 'seeded',
+  by: 'inst',
+  at: '2026-11-01T00:00:00.000Z',
+};
+const FINAL_1 = {
+  courseId: 'c1',
+  studentId: 'stu1',
+  letter: 'B',
+  percent: null,
+  reason: 'seeded',
+  version: 1,
+  updatedBy: 'inst',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+};
+const SEED = {
+  coursebook: 1,
+  tokens: [{ id: 'tk_ci', token: 'ci-secret', userId: 'inst', scopes: ['*'] }],
+  finalGrades: [FINAL_1],
+  finalGradeHistory: [HISTORY_1],
+};
+
+const history = async () =>
+  (await svc.call('GET', '/courses/c1/gradebook/students/stu1/final/history', undefined, 'inst')).body as { version: number; newLetter: string | null }[];
+const whoAmI = (token: string) => svc.app.request('http://t/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
+
+describe('a revoked token stays revoked', () => {
+  it('importing the same token again with replace keeps its revocation (matched by id)', async () => {
+    svc = makeService();
+    expect((await importDataset(SEED, false)).status).toBe(200);
+    expect((await whoAmI('ci-secret')).status).toBe(200);
+    expect((await svc.call('DELETE', '/tokens/tk_ci', undefined, 'inst')).status).toBe(200);
+    expect((await importDataset(SEED, true)).status).toBe(200);
+    const res = await whoAmI('ci-secret');
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/revoked/);
+  });
+
+  it('matched by secret too: the same secret given as tokenSha256 stays revoked', async () => {
+    svc = makeService();
+    await importDataset(SEED, false);
+    await svc.call('DELETE', '/tokens/tk_ci', undefined, 'inst');
+    const byHash = { coursebook: 1, tokens: [{ id: 'tk_ci', tokenSha256: sha256Hex('ci-secret'), userId: 'inst', scopes: ['*'], revokedAt: null }] };
+    expect((await importDataset(byHash, true)).status).toBe(200);
+    expect((await whoAmI('ci-secret')).status).toBe(401);
+  });
+
+  it('a token the file itself revokes is revoked; an unrevoked one keeps working', async () => {
+    svc = makeService();
+    await importDataset(
+      {
+        coursebook: 1,
+        tokens: [
+          { id: 'tk_a', token: 'a-secret', userId: 'inst', scopes: ['*'], revokedAt: '2026-11-01T00:00:00Z' },
+          { id: 'tk_b', token: 'b-secret', userId: 'inst', scopes: ['*'] },
+        ],
+      },
+      false,
+    );
+    expect((await whoAmI('a-secret')).status).toBe(401);
+    expect((await whoAmI('b-secret')).status).toBe(200);
+  });
+});
+
+describe('no secret is stored twice (it used to answer 500)', () => {
+  it('two tokens of one file with the same secret: 400 naming the second, nothing imported', async () => {
+    svc = makeService();
+    const res = await importDataset(
+      {
+        coursebook: 1,
+        users: [{ id: 'u9', name: 'New' }],
+        tokens: [
+          { id: 'tk_1', token: 'same', userId: 'inst', scopes: ['*'] },
+          { id: 'tk_2', token: 'same', userId: 'inst', scopes: ['*'] },
+        ],
+      },
+      false,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid');
+    expect(res.body.error.details).toEqual([{ path: 'tokens[1]', message: expect.stringMatching(/^duplicate of tokens\[0\]/) }]);
+    expect((await svc.call('GET', '/users/u9')).status).toBe(404);
+  });
+
+  it('a secret already stored under another id: 400 naming the token and the stored id', async () => {
+    svc = makeService();
+    await importDataset(SEED, false);
+    for (const replace of [false, true]) {
+      const res = await importDataset({ coursebook: 1, tokens: [{ id: 'tk_other', token: 'ci-secret', userId: 'inst', scopes: ['*'] }] }, replace);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'tokens[0]', message: 'its secret is already stored as token tk_ci' }]);
+    }
+  });
+});
+
+describe('final-grade history is never appended twice', () => {
+  it('the same history imported again (replace or not) adds nothing: one entry per version', async () => {
+    svc = makeService();
+    await importDataset(SEED, false);
+    expect((await importDataset({ coursebook: 1, finalGradeHistory: [HISTORY_1] }, false)).status).toBe(200);
+    expect((await importDataset(SEED, true)).status).toBe(200);
+    expect((await importDataset(SEED, true)).status).toBe(200);
+    expect((await history()).map((h) => h.version)).toEqual([1]);
+  });
+
+  it('entries of versions the store does not hold yet are added', async () => {
+    svc = makeService();
+    await importDataset(SEED, false);
+    const second = { ...HISTORY_1, version: 2, oldLetter: 'B', newLetter: 'A', reason: 'regraded' };
+    await importDataset({ coursebook: 1, finalGrades: [{ ...FINAL_1, letter: 'A', version: 2 }], finalGradeHistory: [HISTORY_1, second] }, true);
+    expect((await history()).map((h) => [h.version, h.newLetter])).toEqual([
+      [1, 'B'],
+      [2, 'A'],
+    ]);
+  });
+});
+
+describe('replacing an override never moves its version back', () => {
+  it('after acknowledged changes, a replace with the older override becomes the next version, recorded in the history', async () => {
+    svc = makeService();
+    await importDataset(SEED, false);
+    // Two acknowledged changes: versions 2 and 3.
+    expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r2', expectedVersion: 1, letter: 'A' }, 'inst')).body).toEqual({
+      ok: true,
+      version: 2,
+    });
+    expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r3', expectedVersion: 2, letter: 'A-' }, 'inst')).body).toEqual({
+      ok: true,
+      version: 3,
+    });
+    expect((await importDataset(SEED, true)).status).toBe(200);
+    // The seed's B is back, as version 4 (not 1), and the history says so once.
+    expect((await history()).map((h) => [h.version, h.newLetter])).toEqual([
+      [1, 'B'],
+      [2, 'A'],
+      [3, 'A-'],
+      [4, 'B'],
+    ]);
+    const grades = (await svc.call('GET', '/courses/c1/gradebook/grades', undefined, 'inst')).body;
+    expect(grades.students.find((s: { studentId: string }) => s.studentId === 'stu1').override).toEqual({ percent: null, letter: 'B', version: 4 });
+    // expectedVersion keeps meaning one state: 4 now, and the next change is 5 with no duplicate.
+    expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r5', expectedVersion: 1, letter: 'C' }, 'inst')).status).toBe(409);
+    expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r5', expectedVersion: 4, letter: 'C' }, 'inst')).body).toEqual({
+      ok: true,
+      version: 5,
+    });
+    expect((await history()).map((h) => h.version)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a replace with what the override already says changes nothing (no new version)', async () => {
+    svc = makeService();
+    await importDataset(SEED, false);
+    await importDataset(SEED, true);
+    await importDataset(SEED, true);
+    expect((await history()).map((h) => h.version)).toEqual([1]);
+    const grades = (await svc.call('GET', '/courses/c1/gradebook/grades', undefined, 'inst')).body;
+    expect(grades.students.find((s: { studentId: string }) => s.studentId === 'stu1').override.version).toBe(1);
+  });
+});
