@@ -60,6 +60,13 @@ export function allNumbers(values: readonly ExactInt[]): values is number[] {
   return true;
 }
 
+/** Whether x's shortest representation has at most d decimal places (the test decimalsOf makes at d). */
+export function hasAtMostDecimals(x: number, d: number): boolean {
+  if (d > 15) return decimalsOf(x) <= d;
+  const p = 10 ** d;
+  return Math.round(x * p) / p === x;
+}
+
 /** Decimal places of x's shortest representation (0.25 -> 2, 10 -> 0, 1e-7 -> 7, 5e-324 -> 324). */
 export function decimalsOf(x: number): number {
   if (Number.isInteger(x)) return 0;

@@ -12,7 +12,7 @@
  * Both factors are powers of ten, so a count of grade units is a terminating decimal and
  * converts back to the nearest JS number exactly (unitsToPoints).
  */
-import { decimalsOf, type ExactInt, exactInt, mul, toUnits, unitsToNumber } from './exact.js';
+import { decimalsOf, type ExactInt, exactInt, hasAtMostDecimals, mul, toUnits, unitsToNumber } from './exact.js';
 import type { SubmissionRecords } from './records.js';
 import type { GradebookSetup, GradeItem } from './types.js';
 
@@ -37,7 +37,8 @@ export function gradeUnitsFor(setup: GradebookSetup, items: readonly GradeItem[]
   for (let cell = 0; cell < records.attempt.length; cell++) {
     if (records.attempt[cell]! > 0) {
       const score = records.score[cell]!;
-      if (!Number.isInteger(score)) valueDigits = Math.max(valueDigits, decimalsOf(score));
+      // Most scores have no more places than the most seen so far: one test, not a search.
+      if (!Number.isInteger(score) && !hasAtMostDecimals(score, valueDigits)) valueDigits = Math.max(valueDigits, decimalsOf(score));
     }
   }
   const courseCap = setup.extraCredit.courseCapPoints;
