@@ -137,7 +137,7 @@ function refuseIfStale(
     const where = direction === 'push' ? `${remote} already has course ${courseId}` : `this store already has course ${courseId}`;
     throw new AppError(
       'conflict',
-      `${where}, and this store has never pushed it to or pulled it from ${remote}, so its changes could be lost; compare with courses diff, then ${direction} --force to overwrite them${direction === 'push' ? ', or pull to start from the remote copy' : ''}.`,
+      `${where}, and this store has not pushed it to or pulled it from ${remote}, so its changes could be lost; compare with courses diff, then ${direction} --force to overwrite them${direction === 'push' ? ', or pull to start from the remote copy' : ''}.`,
       { courseId, remote, currentRevision: to.contentRevision, expectedRevision: null, wouldChange: plan },
     );
   }

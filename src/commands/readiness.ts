@@ -1,31 +1,10 @@
 import chalk from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
+import type { ReadinessReportValue } from '../schemas/readiness.js';
 
-interface Item {
-  itemId: string;
-  number: string;
-  text: string;
-  kind: string;
-  essential?: boolean;
-  status: string;
-  evidence: string[];
-  fixes: { label: string; target: Record<string, unknown> }[];
-  finding: { verdict: string; state: string } | null;
-  attestation: { byName: string; at: string; note: string } | null;
-}
-interface Report {
-  courseId: string;
-  rubricId: string;
-  rubricName: string;
-  attribution: string;
-  computedAt: string;
-  met: number;
-  applicable: number;
-  percent: number;
-  needsReview: number;
-  blocksPublishing: boolean;
-  standards: { number: string; title: string; met: number; applicable: number; status: string; items: Item[] }[];
-}
+/** The readiness report as the API answers it (its schema's type). */
+type Report = ReadinessReportValue;
+type Item = Report['standards'][number]['items'][number];
 
 const STATUS_COLOR: Record<string, (s: string) => string> = {
   met: chalk.green,

@@ -203,7 +203,7 @@ describe('courses push', () => {
       [
         'A push would change (1 changed):',
         '~ course crs_stats "Statistics 101" (title)',
-        `error (conflict): ${s.hubKey} already has course crs_stats, and this store has never pushed it to or pulled it from ${s.hubKey}, so its changes could be lost; compare with courses diff, then push --force to overwrite them, or pull to start from the remote copy.`,
+        `error (conflict): ${s.hubKey} already has course crs_stats, and this store has not pushed it to or pulled it from ${s.hubKey}, so its changes could be lost; compare with courses diff, then push --force to overwrite them, or pull to start from the remote copy.`,
         '',
       ].join('\n'),
     );

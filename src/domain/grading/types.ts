@@ -1,77 +1,27 @@
-/** Plain structural types of the grading domain (the API's zod types have the same shape). */
-export type CheckCode =
-  | 'weights-not-100'
-  | 'weight-invalid'
-  | 'category-empty'
-  | 'drop-exceeds-items'
-  | 'drop-before-complete'
-  | 'keep-at-least-invalid'
-  | 'drop-count-invalid'
-  | 'scheme-gap'
-  | 'scheme-overlap'
-  | 'scheme-order'
-  | 'late-no-cap'
-  | 'extra-credit-uncapped'
-  | 'item-no-category'
-  | 'item-zero-points'
-  | 'missing-droppable'
-  | 'mode-switch-extra-credit';
+/**
+ * Types of the grading domain. The setup and its parts are the schemas' own types (one type
+ * per resource); the engine's inputs and results that no API body carries are declared here.
+ */
+import type { z } from '@hono/zod-openapi';
+import type {
+  Category as CategorySchema,
+  CheckCode as CheckCodeSchema,
+  ExtraCredit as ExtraCreditSchema,
+  GradebookSetupValue,
+  LatePolicy as LatePolicySchema,
+  LetterScheme as LetterSchemeSchema,
+  MissingPolicy as MissingPolicySchema,
+  SetupCheck as SetupCheckSchema,
+} from '../../schemas/gradebook.js';
 
-export interface Category {
-  id: string;
-  courseId: string;
-  name: string;
-  position: number;
-  weight: number;
-  drop: { lowest: number; highest: number; keepAtLeast: number };
-  lateApplies: boolean;
-}
-
-export interface LatePolicy {
-  enabled: boolean;
-  percentPerPeriod: number;
-  period: 'day' | 'hour';
-  basis: 'score' | 'possible';
-  maxPeriods: number | null;
-  afterMax: 'missing' | 'hold-at-max';
-  graceMinutes: number;
-}
-
-export interface MissingPolicy {
-  treatAs: 'zero-after-due' | 'exclude-until-graded';
-  droppable: boolean;
-}
-
-export interface ExtraCredit {
-  categoryCapPercent: number | null;
-  courseCapPoints: number | null;
-}
-
-export interface LetterScheme {
-  id: string;
-  name: string;
-  bands: { letter: string; min: number }[];
-  rounding: { decimals: 1; mode: 'half-up' };
-  letterFrom: 'rounded';
-}
-
-export interface GradebookSetup {
-  courseId: string;
-  mode: 'weighted' | 'points';
-  categories: Category[];
-  late: LatePolicy;
-  missing: MissingPolicy;
-  extraCredit: ExtraCredit;
-  scheme: LetterScheme;
-  emptyCategory: 'share-weight';
-  studentNotes: { categoryId: string; text: string }[];
-  dismissedChecks: { code: CheckCode; target: string; by: string; at: string }[];
-  source: { kind: 'manual' | 'syllabus'; designSessionId: string | null };
-  version: number;
-  rulesVersion: number;
-  updatedBy: string;
-  updatedAt: string;
-}
+export type CheckCode = z.infer<typeof CheckCodeSchema>;
+export type Category = z.infer<typeof CategorySchema>;
+export type LatePolicy = z.infer<typeof LatePolicySchema>;
+export type MissingPolicy = z.infer<typeof MissingPolicySchema>;
+export type ExtraCredit = z.infer<typeof ExtraCreditSchema>;
+export type LetterScheme = z.infer<typeof LetterSchemeSchema>;
+export type GradebookSetup = GradebookSetupValue;
+export type SetupCheck = z.infer<typeof SetupCheckSchema>;
 
 /** A published assignment. */
 export interface GradeItem {
@@ -106,13 +56,6 @@ export interface FinalOverride {
   studentId: string;
   percent: number | null;
   letter: string | null;
-}
-
-export interface SetupCheck {
-  code: CheckCode;
-  target: string;
-  message: string;
-  dismissed: boolean;
 }
 
 export type ItemStatus = 'graded' | 'pending' | 'missing' | 'not-due';
