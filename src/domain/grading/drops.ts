@@ -140,19 +140,64 @@ function capCanBind(input: DropInput, candidates: number[], totalPossible: Exact
  */
 function dinkelbachExact(D: number[], s: ExactInt[], p: ExactInt[], totalEarned: ExactInt, totalPossible: ExactInt, k: number, maximise: boolean): number[] {
   let chosen: number[] = [];
+  const estimate = new Float64Array(D.length);
   for (let iter = 0; iter < 200; iter++) {
     const [e, q] = remaining(chosen, s, p, totalEarned, totalPossible);
     // v_i is proportional to (ratio * p_i - s_i): positive means removing i raises the ratio.
-    const scored = D.map((i) => ({ i, v: sub(mul(e, p[i]!), mul(q, s[i]!)) }));
-    scored.sort(maximise ? (a, b) => compare(b.v, a.v) || a.i - b.i : (a, b) => compare(a.v, b.v) || a.i - b.i);
-    const next: number[] = [];
-    for (const { i, v } of scored) {
-      if (next.length >= k || (maximise && v < 0)) break;
-      next.push(i);
-    }
-    next.sort((a, b) => a - b);
+    const next = selectByEstimate(D, s, p, e, q, k, maximise, estimate) ?? selectExact(D, s, p, e, q, k, maximise);
     if (sameList(next, chosen)) return next;
     chosen = next;
+  }
+  return chosen;
+}
+
+/** The exact step: every v_i in ExactInt, sorted with the tie rule. */
+function selectExact(D: number[], s: ExactInt[], p: ExactInt[], e: ExactInt, q: ExactInt, k: number, maximise: boolean): number[] {
+  const scored = D.map((i) => ({ i, v: sub(mul(e, p[i]!), mul(q, s[i]!)) }));
+  scored.sort(maximise ? (a, b) => compare(b.v, a.v) || a.i - b.i : (a, b) => compare(a.v, b.v) || a.i - b.i);
+  const next: number[] = [];
+  for (const { i, v } of scored) {
+    if (next.length >= k || (maximise && v < 0)) break;
+    next.push(i);
+  }
+  return next.sort((a, b) => a - b);
+}
+
+/**
+ * The same step decided in doubles when that is provably the exact decision: each v_i is
+ * estimated with an error bound, the k best are chosen by the estimates, and the choice
+ * stands only if no item's estimate is within error of the boundary the choice depends on
+ * (the k-th best value, and 0 when maximising). Otherwise (near ties) it answers null and
+ * the exact step decides. Products past 2^53 (scores at 6 decimals) would otherwise take
+ * BigInt for every item of every iteration.
+ */
+function selectByEstimate(D: number[], s: ExactInt[], p: ExactInt[], e: ExactInt, q: ExactInt, k: number, maximise: boolean, v: Float64Array): number[] | null {
+  const ed = Number(e);
+  const qd = Number(q);
+  // Every operand is within 2^-53 relative of its exact value and each product and the
+  // difference add one rounding each: 8 ulps of the two products bound each item's error.
+  const ERROR = 8 * 2 ** -53;
+  const error = new Float64Array(D.length);
+  for (let j = 0; j < D.length; j++) {
+    const a = ed * Number(p[D[j]!]!);
+    const b = qd * Number(s[D[j]!]!);
+    v[j] = a - b;
+    error[j] = (Math.abs(a) + Math.abs(b)) * ERROR;
+    if (!Number.isFinite(error[j]!)) return null;
+  }
+  const chosen = selectBest(D, v, k, maximise);
+  // The boundary: the worst chosen estimate (a non-chosen item must not come within error of
+  // it), and 0 for the sign test when maximising.
+  const inChosen = new Set(chosen);
+  let worst = -1;
+  for (let j = 0; j < D.length; j++) {
+    if (!inChosen.has(D[j]!)) continue;
+    if (worst === -1 || (maximise ? v[j]! < v[worst]! : v[j]! > v[worst]!)) worst = j;
+  }
+  for (let j = 0; j < D.length; j++) {
+    const vj = v[j]!;
+    if (maximise && Math.abs(vj) <= error[j]!) return null;
+    if (worst !== -1 && !inChosen.has(D[j]!) && Math.abs(vj - v[worst]!) <= error[j]! + error[worst]!) return null;
   }
   return chosen;
 }
