@@ -186,18 +186,22 @@ function selectByEstimate(D: number[], s: ExactInt[], p: ExactInt[], e: ExactInt
     if (!Number.isFinite(error[j]!)) return null;
   }
   const chosen = selectBest(D, v, k, maximise);
-  // The boundary: the worst chosen estimate (a non-chosen item must not come within error of
-  // it), and 0 for the sign test when maximising.
+  // The choice stands when every comparison it rests on is certain: each chosen item against
+  // each item left out (k is small), and, when maximising, every item's sign.
+  const chosenAt: number[] = [];
   const inChosen = new Set(chosen);
-  let worst = -1;
+  for (let j = 0; j < D.length; j++) if (inChosen.has(D[j]!)) chosenAt.push(j);
   for (let j = 0; j < D.length; j++) {
-    if (!inChosen.has(D[j]!)) continue;
-    if (worst === -1 || (maximise ? v[j]! < v[worst]! : v[j]! > v[worst]!)) worst = j;
-  }
-  for (let j = 0; j < D.length; j++) {
-    const vj = v[j]!;
-    if (maximise && Math.abs(vj) <= error[j]!) return null;
-    if (worst !== -1 && !inChosen.has(D[j]!) && Math.abs(vj - v[worst]!) <= error[j]! + error[worst]!) return null;
+    if (maximise && Math.abs(v[j]!) <= error[j]!) return null;
+    if (inChosen.has(D[j]!)) continue;
+    for (const c of chosenAt) {
+      const margin = maximise ? v[c]! - v[j]! : v[j]! - v[c]!;
+      if (margin > error[c]! + error[j]!) continue;
+      // Equal (score, points) pairs have equal exact values, and equal estimates, so the tie
+      // rule selectBest applied (the earlier item) is the exact one: common for missing work.
+      if (s[D[j]!] === s[D[c]!] && p[D[j]!] === p[D[c]!]) continue;
+      return null;
+    }
   }
   return chosen;
 }
