@@ -10,6 +10,7 @@ const { openStore } = await import(join(root, 'dist/store/db.js'));
 const { importDataset } = await import(join(root, 'dist/store/dataset.js'));
 const { fixedClock } = await import(join(root, 'dist/runtime/clock.js'));
 const { insertSubmission } = await import(join(root, 'dist/store/submissions.js'));
+const { defaultGradebookSetup } = await import(join(root, 'dist/domain/grading/defaults.js'));
 
 export const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 10_000);
 export const ITEMS = Number(process.env.BENCH_ITEMS ?? 200);
@@ -62,7 +63,8 @@ function buildStore(db, decimals) {
       modules: Array.from({ length: 10 }, (_, m) => ({ id: `m${String(m).padStart(2, '0')}`, courseId: C, title: `Module ${m}` })),
       gradebookSetups: [
         {
-          courseId: C,
+          // The default setup (letters, rounding, source, versions) with the bench's own policies.
+          ...defaultGradebookSetup(C, '2026-11-01T00:00:00.000Z', 'admin'),
           mode: 'weighted',
           categories: Array.from({ length: CATS }, (_, c) => ({
             id: `cat${c}`,
@@ -76,34 +78,6 @@ function buildStore(db, decimals) {
           late: { enabled: true, percentPerPeriod: 10, period: 'day', basis: 'score', maxPeriods: 3, afterMax: 'missing', graceMinutes: 10 },
           missing: { treatAs: 'zero-after-due', droppable: true },
           extraCredit: { categoryCapPercent: 10, courseCapPoints: null },
-          scheme: {
-            id: 's',
-            name: 'Standard',
-            bands: [
-              ['A', 93],
-              ['A-', 90],
-              ['B+', 87],
-              ['B', 83],
-              ['B-', 80],
-              ['C+', 77],
-              ['C', 73],
-              ['C-', 70],
-              ['D+', 67],
-              ['D', 63],
-              ['D-', 60],
-              ['F', 0],
-            ].map(([letter, min]) => ({ letter, min })),
-            rounding: { decimals: 1, mode: 'half-up' },
-            letterFrom: 'rounded',
-          },
-          emptyCategory: 'share-weight',
-          studentNotes: [],
-          dismissedChecks: [],
-          source: { kind: 'manual', designSessionId: null },
-          version: 1,
-          rulesVersion: 1,
-          updatedBy: 'admin',
-          updatedAt: '2026-11-01T00:00:00.000Z',
         },
       ],
     },

@@ -137,6 +137,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
   const cleanups: (() => void)[] = [];
   const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
   const json = g.json === true;
+  const color = colorEnabled(io);
   try {
     // Everything that can be refused before a request is: the query, the limit, the back end.
     if (g.query !== undefined) checkQuery(g.query);
@@ -154,7 +155,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
       io,
       env: io.env,
       interactive,
-      color: colorEnabled(io),
+      color,
       prompt,
       globals: g,
       openClient: (backend) => openBackend(backend, io, true, cleanups),
@@ -183,7 +184,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
     };
     const result = await def.handler(ctx, args, opts);
     const tty = io.stdout.isTTY === true;
-    const out = renderResult(result, { json, tty, color: colorEnabled(io), width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
+    const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     return EXIT.ok;

@@ -222,7 +222,7 @@ function applyToCourse(
     keep.blocks.add(id);
     const stored = blocks.get(id);
     const body = comparableBlock(b);
-    const sameBody = stored !== undefined && canonical(comparableBlock(blockView(stored))) === canonical(body);
+    const sameBody = stored !== undefined && canonical(comparableBlock(blockBody(stored))) === canonical(body);
     const record = { ...body, id, ...where, updatedAt: sameBody ? stored.updatedAt : now } as BlockRecord;
     put(BLOCKS, store, stored, record);
   };
@@ -277,8 +277,8 @@ function applyToCourse(
   if (file.course.status === 'published' && current.course.status !== 'published') assertCoursePublishable(store, courseId, now);
 }
 
-/** A block row as the API shows it: meta fields and content, no parent columns. */
-function blockView(b: BlockRecord): Record<string, unknown> {
+/** What a course file says of a stored block: content and review state, without where it sits or when it changed. */
+function blockBody(b: BlockRecord): Record<string, unknown> {
   const { lessonId: _l, assignmentId: _a, position: _p, updatedAt: _u, ...rest } = b;
   return rest;
 }

@@ -19,6 +19,8 @@ import { getModule } from './courses.js';
 import type { Store } from './db.js';
 import { getFinalGrade, hasFinalGradeHistoryVersion, latestFinalGradeHistoryVersion } from './gradebook.js';
 import { siblingPositions } from './positions.js';
+import { rubricExists } from './readiness.js';
+import { gradedState } from './submissions.js';
 import {
   ASSIGNMENTS,
   ATTESTATIONS,
@@ -281,7 +283,7 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     if (r.id === DEFAULT_RUBRIC.id) problem(`rubrics[${i}].id`, `${JSON.stringify(r.id)} is the built-in rubric's id`);
     prefixed(`rubrics[${i}]`, rubricProblems(r));
   });
-  const rubricInstalled = (id: string) => inFile.rubrics.has(id) || id === DEFAULT_RUBRIC.id || recordExists(store, RUBRICS, [id]);
+  const rubricInstalled = (id: string) => inFile.rubrics.has(id) || rubricExists(store, id);
   d.courses.forEach((c, i) => prefixed(`courses[${i}]`, courseRubricProblems(c.rubricId, rubricInstalled)));
   d.tokens.forEach((r, i) => {
     ref(user(r.userId), `tokens[${i}].userId`, 'user', r.userId);
@@ -438,7 +440,7 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     }
     for (const b of d.blocks) write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
     for (const s of d.submissions) {
-      const state = s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? (s.grade.releasedAt ? 'returned' : 'graded') : 'submitted');
+      const state = s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted');
       write(SUBMISSIONS, { ...s, state });
     }
     // A course with no setup in the file or the store gets the default one, as every new course does.

@@ -90,12 +90,18 @@ export function rubricById(store: Store, id: string): Rubric | null {
   return id === DEFAULT_RUBRIC.id ? DEFAULT_RUBRIC : getStoredRubric(store, id);
 }
 
-/** The readiness report of a course now, with the rubric and course it was computed for. */
-export function courseReadiness(store: Store, courseId: string, now: string): { report: ReadinessReport; rubric: Rubric; course: CourseValue } {
+/** A course and its installed rubric: not-found for either. */
+export function courseWithRubric(store: Store, courseId: string): { course: CourseValue; rubric: Rubric } {
   const course = getCourse(store, courseId);
   if (!course) throw notFound('Course', courseId);
   const rubric = rubricById(store, course.rubricId);
   if (!rubric) throw new AppError('not-found', `The course's rubric ${JSON.stringify(course.rubricId)} is not installed.`);
+  return { course, rubric };
+}
+
+/** The readiness report of a course now, with the rubric and course it was computed for. */
+export function courseReadiness(store: Store, courseId: string, now: string): { report: ReadinessReport; rubric: Rubric; course: CourseValue } {
+  const { course, rubric } = courseWithRubric(store, courseId);
   const content = courseContent(store, courseId);
   const report = computeReadiness({
     rubric,

@@ -31,12 +31,12 @@ import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-set
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { courseGradesPage, gradebookExportStream } from '../gradebook-views.js';
-import { MAX_PAGE, nextLink } from '../pagination.js';
+import { MAX_PAGE, nextLink, PageQuery } from '../pagination.js';
 
 const CourseParams = z.object({ courseId: Id });
 
 /** The grades view is always paged: 100 students unless `limit` says otherwise (at most 1000). */
-const GradesPageQuery = z.object({
+const GradesPageQuery = PageQuery.extend({
   limit: z.coerce
     .number()
     .int()
@@ -44,7 +44,6 @@ const GradesPageQuery = z.object({
     .max(MAX_PAGE)
     .default(100)
     .openapi({ description: `Students per page (1 to ${MAX_PAGE}, default 100); a Link rel="next" header names the next page.` }),
-  cursor: z.string().min(1).max(400).optional().openapi({ description: 'Where the page starts: the cursor of a Link rel="next" header.' }),
 });
 const StudentParams = z.object({ courseId: Id, studentId: Id });
 

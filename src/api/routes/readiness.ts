@@ -1,14 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_RUBRIC, type Rubric, rubricProblems } from '../../domain/readiness/index.js';
-import { AppError, invalid, notFound } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import { Id, orNull, Provenance } from '../../schemas/common.js';
 import { Course } from '../../schemas/content.js';
 import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../../schemas/readiness.js';
-import { getCourse, updateCourse } from '../../store/courses.js';
-import type { Store } from '../../store/db.js';
+import { updateCourse } from '../../store/courses.js';
 import {
   assertCoursePublishable,
   courseReadiness,
+  courseWithRubric,
   deleteAttestation,
   getFinding,
   listFindings,
@@ -22,15 +22,6 @@ import { defineOperation, type RouteModule } from '../define.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ItemParams = z.object({ courseId: Id, itemId: Id });
-
-/** The course and its installed rubric (not-found for either). */
-function courseAndRubric(store: Store, courseId: string) {
-  const course = getCourse(store, courseId);
-  if (!course) throw notFound('Course', courseId);
-  const rubric = rubricById(store, course.rubricId);
-  if (!rubric) throw new AppError('not-found', `The course's rubric ${JSON.stringify(course.rubricId)} is not installed.`);
-  return { course, rubric };
-}
 
 function findItem(rubric: Rubric, itemId: string) {
   for (const s of rubric.standards) for (const i of s.items) if (i.itemId === itemId) return i;
@@ -98,7 +89,7 @@ export const readinessRoutes: RouteModule = [
     response: ReadinessReport,
     handler: ({ deps, params }) =>
       deps.store.tx(() => {
-        const { course } = courseAndRubric(deps.store, params.courseId);
+        const { course } = courseWithRubric(deps.store, params.courseId);
         if (!deleteAttestation(deps.store, params.courseId, course.rubricId, params.itemId)) {
           throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no attestation.`);
         }
@@ -131,7 +122,7 @@ export const readinessRoutes: RouteModule = [
     response: Finding,
     handler: ({ deps, params, body }) =>
       deps.store.tx(() => {
-        const { rubric } = courseAndRubric(deps.store, params.courseId);
+        const { rubric } = courseWithRubric(deps.store, params.courseId);
         const item = findItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
         if (item.kind !== 'ai')

@@ -141,10 +141,11 @@ function capCanBind(input: DropInput, candidates: number[], totalPossible: Exact
 function dinkelbachExact(D: number[], s: ExactInt[], p: ExactInt[], totalEarned: ExactInt, totalPossible: ExactInt, k: number, maximise: boolean): number[] {
   let chosen: number[] = [];
   const estimate = new Float64Array(D.length);
+  const error = new Float64Array(D.length);
   for (let iter = 0; iter < 200; iter++) {
     const [e, q] = remaining(chosen, s, p, totalEarned, totalPossible);
     // v_i is proportional to (ratio * p_i - s_i): positive means removing i raises the ratio.
-    const next = selectByEstimate(D, s, p, e, q, k, maximise, estimate) ?? selectExact(D, s, p, e, q, k, maximise);
+    const next = selectByEstimate(D, s, p, e, q, k, maximise, estimate, error) ?? selectExact(D, s, p, e, q, k, maximise);
     if (sameList(next, chosen)) return next;
     chosen = next;
   }
@@ -171,13 +172,22 @@ function selectExact(D: number[], s: ExactInt[], p: ExactInt[], e: ExactInt, q: 
  * the exact step decides. Products past 2^53 (scores at 6 decimals) would otherwise take
  * BigInt for every item of every iteration.
  */
-function selectByEstimate(D: number[], s: ExactInt[], p: ExactInt[], e: ExactInt, q: ExactInt, k: number, maximise: boolean, v: Float64Array): number[] | null {
+function selectByEstimate(
+  D: number[],
+  s: ExactInt[],
+  p: ExactInt[],
+  e: ExactInt,
+  q: ExactInt,
+  k: number,
+  maximise: boolean,
+  v: Float64Array,
+  error: Float64Array,
+): number[] | null {
   const ed = Number(e);
   const qd = Number(q);
   // Every operand is within 2^-53 relative of its exact value and each product and the
   // difference add one rounding each: 8 ulps of the two products bound each item's error.
   const ERROR = 8 * 2 ** -53;
-  const error = new Float64Array(D.length);
   for (let j = 0; j < D.length; j++) {
     const a = ed * Number(p[D[j]!]!);
     const b = qd * Number(s[D[j]!]!);
