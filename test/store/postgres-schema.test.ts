@@ -375,6 +375,8 @@ describe('PostgreSQL schema: triggers behave as on SQLite', () => {
     expect(cells('submission deleted')).toEqual(['s1']);
     expect(cells('assignment renamed')).toEqual(['s1', 's2']);
     expect(cells('assignment written with its course')).toEqual(['s2']);
+    // Its cascaded submissions no longer find the deleted assignment's course: the cell stays, its slot retired.
+    expect(cells('assignment deleted with its submissions')).toEqual(['s1', 's2']);
     expect(at('course deleted').slots).toEqual([]);
     // A slot is never reused: a1 keeps its slot while only its title changes, and gets a
     // higher, never-seen number each time it is rewritten with its course or created again.
