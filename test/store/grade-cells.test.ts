@@ -205,7 +205,7 @@ describe('grade cells', () => {
           await store.close();
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 120 },
     );
   });
 
