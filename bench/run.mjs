@@ -10,6 +10,7 @@ import { join } from 'node:path';
 // Each piece is a module that measures on import (each can also run alone with node).
 const pieces = {
   'cold-start': 'cold-start.mjs',
+  serve: 'serve-api.mjs',
   gradebook: 'gradebook.mjs',
   'serve-gradebook': 'serve-gradebook.mjs',
 };
