@@ -11,6 +11,7 @@ import { join } from 'node:path';
 const pieces = {
   'cold-start': 'cold-start.mjs',
   serve: 'serve-api.mjs',
+  seed: 'seed.mjs',
   gradebook: 'gradebook.mjs',
   'serve-gradebook': 'serve-gradebook.mjs',
 };
