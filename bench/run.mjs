@@ -12,6 +12,7 @@ const pieces = {
   'cold-start': 'cold-start.mjs',
   serve: 'serve-api.mjs',
   seed: 'seed.mjs',
+  spawn: 'spawn.mjs',
   gradebook: 'gradebook.mjs',
   'serve-gradebook': 'serve-gradebook.mjs',
 };
