@@ -30,7 +30,7 @@ function dropGradeCells(db) {
 
 let plainMedian = null;
 for (const decimals of (process.env.BENCH_DECIMALS ?? '0,6').split(',').map(Number)) {
-  const { db, dir, built, kept, setupMs } = bigStore({ decimals });
+  const { db, dir, built, setupMs } = bigStore({ decimals });
   if (!built) dropGradeCells(db);
   const out = join(dir, 'grades.csv');
   const exportOnce = () => {
@@ -79,5 +79,6 @@ for (const decimals of (process.env.BENCH_DECIMALS ?? '0,6').split(',').map(Numb
       note: `${runsNote}; ${mb(rssKb)}; first after bulk load ${seconds(cold.ms)}; ${storeNote}`,
     });
   }
-  if (!kept) rmSync(dir, { recursive: true, force: true });
+  // A kept store (BENCH_DB) lives outside dir, which holds only the CSV then.
+  rmSync(dir, { recursive: true, force: true });
 }

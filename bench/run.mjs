@@ -24,12 +24,15 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-const load = loadavg()
-  .map((n) => n.toFixed(2))
-  .join(' ');
-console.log(`# node ${process.version}, ${cpus().length} cores, load average ${load}, ${new Date().toISOString()}`);
+// The machine may be shared: each piece says how busy it was when the piece began.
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+console.log(`# node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
 console.log('# name | figure | floor | ratio | target | verdict');
 for (const [name, file] of Object.entries(pieces)) {
   if (chosen.length > 0 && !chosen.includes(name)) continue;
+  console.log(`# ${name}: load average ${load()} (1, 5, 15 min)`);
   await import(join(import.meta.dirname, file));
 }

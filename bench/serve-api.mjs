@@ -10,7 +10,7 @@
 //        them, so every request is a write the service accepts; the status mix is printed,
 //        and a run with under 99% 200s is REFUSED rather than reported.
 // BENCH_SECONDS (default 10) per measured run, BENCH_WARMUP_SECONDS (default 3).
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_COURSE, BENCH_INSTRUCTOR_TOKEN, studentId, writeBenchDataset } from './dataset.mjs';
@@ -163,4 +163,5 @@ try {
   });
 } finally {
   await server.stop();
+  rmSync(dir, { recursive: true, force: true });
 }

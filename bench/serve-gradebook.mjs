@@ -2,26 +2,17 @@
 // server during 3 concurrent full grade listings (every page, 1000 students a page), and
 // /health latency while an export runs. Targets (issue 12): under 600 MB; /health p99
 // under 50 ms during the export.
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { BENCH_TOKEN, bigStore, COURSE } from './big-store.mjs';
+import { bin, startServer } from './lib/processes.mjs';
 import { ms, printTarget, seconds } from './lib/report.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const { db, dir, kept } = bigStore();
+const { db, dir } = bigStore();
 
-const child = spawn(process.execPath, [join(root, 'bin/coursebook'), 'serve', '--db', db, '--port', '0', '--log', 'off', '--rate-limit', 'off'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, CI: '1' },
-});
-const url = await new Promise((resolveUrl, reject) => {
-  createInterface({ input: child.stdout }).once('line', (line) => resolveUrl(JSON.parse(line).url));
-  child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-});
+const server = await startServer(bin, ['serve', '--db', db, '--port', '0', '--log', 'off', '--rate-limit', 'off'], { ...process.env, CI: '1' });
+const { url } = server;
 const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
-const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
+const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
 
 async function fullListing() {
   let path = `/api/v1/courses/${COURSE}/gradebook/grades?limit=1000`;
@@ -77,7 +68,7 @@ try {
     note: `${latencies.length} calls during a ${(csv.length / 1e6).toFixed(1)} MB export of ${seconds(exportMs)}; p50 ${p(0.5).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`,
   });
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  if (!kept) rmSync(dir, { recursive: true, force: true });
+  await server.stop();
+  // A kept store (BENCH_DB) lives outside dir.
+  rmSync(dir, { recursive: true, force: true });
 }
