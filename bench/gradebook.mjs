@@ -1,20 +1,38 @@
 // Large gradebook export through the CLI on a local store: 10,000 students x 200 items
-// (bench/big-store.mjs). Reads the child's peak RSS. Targets: under 2 s and 500 MB steady
-// state; with every score at 6 decimals (BENCH_DECIMALS=6 or the second line) within 2x.
+// (bench/big-store.mjs). Targets: the steady-state export under 2 s and 500 MB (peak RSS of
+// the child); the FIRST export after the bulk load under 2 s (the Performance issue): it
+// builds every grade cell (one packed row per student, store/grade-cells.ts), where every
+// later export reads them; with every score at 6 decimals (BENCH_DECIMALS=6, or the second
+// store) the steady state within 2x of the plain one.
+// A kept store (BENCH_DB) was exported before, so its grade cells are dropped first: that is
+// the state a bulk load leaves (the triggers drop the cells of every submission written).
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { bigStore, COURSE as C, ITEMS, STUDENTS } from './big-store.mjs';
+import { median, printTarget, seconds } from './lib/report.mjs';
 
 const root = resolve(import.meta.dirname, '..');
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+const shape = `${STUDENTS.toLocaleString('en-US')} x ${ITEMS}`;
 
+function dropGradeCells(db) {
+  const sqlite = new Database(db);
+  try {
+    sqlite.prepare('DELETE FROM grade_cells WHERE course_id = ?').run(C);
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    sqlite.close();
+  }
+}
+
+let plainMedian = null;
 for (const decimals of (process.env.BENCH_DECIMALS ?? '0,6').split(',').map(Number)) {
-  const { db, dir, built, kept, setupMs } = bigStore({ decimals });
+  const { db, dir, built, setupMs } = bigStore({ decimals });
+  if (!built) dropGradeCells(db);
   const out = join(dir, 'grades.csv');
-  // The first export after a bulk load builds the grade cells (one packed row per student,
-  // store/grade-cells.ts); every later one reads them. Both are reported; the target is for
-  // the steady state, where grading writes drop only the cells they touch.
-  const runs = Number(process.env.BENCH_RUNS ?? 3);
   const exportOnce = () => {
     const start = performance.now();
     const res = spawnSync(
@@ -29,17 +47,38 @@ for (const decimals of (process.env.BENCH_DECIMALS ?? '0,6').split(',').map(Numb
     if (res.status !== 0) throw new Error(`export failed: ${res.stderr}`);
     return { ms, rssKb: Number(res.stderr.trim().split('\n').pop()) };
   };
-  const cold = built ? exportOnce() : null;
+  const cold = exportOnce();
   const warm = Array.from({ length: runs }, exportOnce);
-  const times = warm.map((r) => r.ms).sort((a, b) => a - b);
+  const steady = median(warm.map((r) => r.ms));
   const rssKb = Math.max(...warm.map((r) => r.rssKb));
   const csvMb = statSync(out).size / 1e6;
-  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(
-    `gradebook${decimals ? ` (scores at ${decimals} decimals)` : ''}: ${STUDENTS} students x ${ITEMS} items, export through the CLI: median ${s(times[Math.floor(times.length / 2)])} (runs: ${times.map(s).join(', ')}), ` +
-      `peak RSS ${(rssKb / 1024).toFixed(0)} MB, CSV ${csvMb.toFixed(1)} MB` +
-      (cold ? `; first export after the bulk load (builds the grade cells) ${s(cold.ms)}, ${(cold.rssKb / 1024).toFixed(0)} MB` : '') +
-      ` (store built in ${(setupMs / 1000).toFixed(1)} s)`,
-  );
-  if (!kept) rmSync(dir, { recursive: true, force: true });
+  const storeNote = built ? `store built in ${(setupMs / 1000).toFixed(1)} s` : 'kept store, grade cells dropped first';
+  const runsNote = `runs ${warm.map((r) => seconds(r.ms)).join(', ')}; CSV ${csvMb.toFixed(1)} MB`;
+  if (decimals === 0) {
+    plainMedian = steady;
+    printTarget({ name: `export ${shape}, steady state`, figure: seconds(steady), target: '< 2 s', pass: steady < 2000, note: runsNote });
+    printTarget({
+      name: `export ${shape}, first after bulk load`,
+      figure: seconds(cold.ms),
+      target: '< 2 s',
+      pass: cold.ms < 2000,
+      note: `builds the grade cells, ${mb(cold.rssKb)}; ${storeNote}`,
+    });
+    printTarget({ name: `export ${shape}, peak RSS`, figure: mb(rssKb), target: '< 500 MB', pass: rssKb / 1024 < 500, note: 'steady state' });
+  } else {
+    const ratio = plainMedian === null ? null : steady / plainMedian;
+    printTarget({
+      name: `export ${shape}, scores at ${decimals} decimals`,
+      figure: seconds(steady),
+      floor: plainMedian === null ? '-' : `plain scores: ${seconds(plainMedian)}`,
+      ratio,
+      target: '<= 2.0x',
+      pass: ratio !== null && ratio <= 2,
+      // Run alone (BENCH_DECIMALS=6) there is no plain figure to compare with.
+      skipped: ratio === null,
+      note: `${runsNote}; ${mb(rssKb)}; first after bulk load ${seconds(cold.ms)}; ${storeNote}`,
+    });
+  }
+  // A kept store (BENCH_DB) lives outside dir, which holds only the CSV then.
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -1,56 +1,38 @@
 #!/usr/bin/env node
-// Benchmarks (npm run bench). Speed targets live here, never in tests.
-// Each benchmark prints one line; the README keeps the measured figures.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+// Benchmarks (npm run bench; npm run bench -- serve seed ...). Speed targets live here,
+// never in tests. Each target prints one line (bench/lib/report.mjs):
+//   name | figure | floor | ratio | target | PASS/MISS
+// with its floor measured in the same run, so "before" and "after" figures (bench/BEFORE.md)
+// come from the same script. The README keeps the measured figures.
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 
-const root = resolve(import.meta.dirname, '..');
-const bin = join(root, 'bin/coursebook');
-const only = process.argv[2];
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function timeRun(args, env, runs) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: 'utf8' });
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
-  }
-  return median(times);
-}
-
-const benches = {
-  'cold-start': async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cb-bench-'));
-    const db = join(dir, 'bench.db');
-    const env = { XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir, CI: '1' };
-    spawnSync(process.execPath, [bin, '--db', db, 'import', join(root, 'data/demo.json')], { env: { ...process.env, ...env } });
-    const runs = 15;
-    const bare = timeRun(['-e', '0'], env, runs);
-    const cli = timeRun([bin, '--db', db, 'courses', 'list', '--json'], env, runs);
-    rmSync(dir, { recursive: true, force: true });
-    console.log(
-      `cold-start: coursebook courses list --json ${cli.toFixed(0)} ms, node -e 0 ${bare.toFixed(0)} ms, ratio ${(cli / bare).toFixed(2)}x (median of ${runs})`,
-    );
-  },
+// Each piece is a module that measures on import (each can also run alone with node).
+const pieces = {
+  'cold-start': 'cold-start.mjs',
+  serve: 'serve-api.mjs',
+  seed: 'seed.mjs',
+  spawn: 'spawn.mjs',
+  gradebook: 'gradebook.mjs',
+  'serve-gradebook': 'serve-gradebook.mjs',
 };
 
-for (const [name, run] of Object.entries(benches)) {
-  if (only && only !== name) continue;
-  await run();
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in pieces));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(pieces).join(', ')} (none: all of them)`);
+  process.exit(2);
 }
-for (const extra of ['gradebook.mjs', 'serve-gradebook.mjs']) {
-  if (only && only !== extra.replace('.mjs', '')) continue;
-  try {
-    await import(join(root, 'bench', extra));
-  } catch (err) {
-    if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
-  }
+
+// The machine may be shared: each piece says how busy it was when the piece began.
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+console.log(`# node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
+console.log('# name | figure | floor | ratio | target | verdict');
+for (const [name, file] of Object.entries(pieces)) {
+  if (chosen.length > 0 && !chosen.includes(name)) continue;
+  console.log(`# ${name}: load average ${load()} (1, 5, 15 min)`);
+  await import(join(import.meta.dirname, file));
 }

@@ -2,25 +2,17 @@
 // server during 3 concurrent full grade listings (every page, 1000 students a page), and
 // /health latency while an export runs. Targets (issue 12): under 600 MB; /health p99
 // under 50 ms during the export.
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { BENCH_TOKEN, bigStore, COURSE } from './big-store.mjs';
+import { bin, startServer } from './lib/processes.mjs';
+import { ms, printTarget, seconds } from './lib/report.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const { db, dir, kept } = bigStore();
+const { db, dir } = bigStore();
 
-const child = spawn(process.execPath, [join(root, 'bin/coursebook'), 'serve', '--db', db, '--port', '0', '--log', 'off', '--rate-limit', 'off'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, CI: '1' },
-});
-const url = await new Promise((resolveUrl, reject) => {
-  createInterface({ input: child.stdout }).once('line', (line) => resolveUrl(JSON.parse(line).url));
-  child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-});
+const server = await startServer(bin, ['serve', '--db', db, '--port', '0', '--log', 'off', '--rate-limit', 'off'], { ...process.env, CI: '1' });
+const { url } = server;
 const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
-const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
+const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
 
 async function fullListing() {
   let path = `/api/v1/courses/${COURSE}/gradebook/grades?limit=1000`;
@@ -41,10 +33,14 @@ try {
   const t0 = performance.now();
   const counts = await Promise.all([fullListing(), fullListing(), fullListing()]);
   const listMs = performance.now() - t0;
-  console.log(
-    `serve grades: 3 concurrent full listings of ${counts[0]} students (pages of 1000) in ${(listMs / 1000).toFixed(2)} s; ` +
-      `serve peak RSS ${peakRssMb().toFixed(0)} MB (before them ${before.toFixed(0)} MB; target under 600 MB)`,
-  );
+  const peak = peakRssMb();
+  printTarget({
+    name: 'serve grades: peak RSS, 3 full listings',
+    figure: `${peak.toFixed(0)} MB`,
+    target: '< 600 MB',
+    pass: peak < 600,
+    note: `${counts[0]} students each, pages of 1000, ${seconds(listMs)} for the three; ${before.toFixed(0)} MB before them`,
+  });
 
   const latencies = [];
   let exporting = true;
@@ -64,12 +60,15 @@ try {
   const exportMs = performance.now() - t1;
   latencies.sort((a, b) => a - b);
   const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  console.log(
-    `serve health during export: ${latencies.length} /health calls while a ${(csv.length / 1e6).toFixed(1)} MB export took ${(exportMs / 1000).toFixed(2)} s; ` +
-      `p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms (target p99 under 50 ms)`,
-  );
+  printTarget({
+    name: 'serve /health p99 during an export',
+    figure: ms(p(0.99)),
+    target: '< 50 ms',
+    pass: p(0.99) < 50,
+    note: `${latencies.length} calls during a ${(csv.length / 1e6).toFixed(1)} MB export of ${seconds(exportMs)}; p50 ${p(0.5).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`,
+  });
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  if (!kept) rmSync(dir, { recursive: true, force: true });
+  await server.stop();
+  // A kept store (BENCH_DB) lives outside dir.
+  rmSync(dir, { recursive: true, force: true });
 }
