@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import pg, { type CustomTypesConfig } from 'pg';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/db.js';
+import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/migrations-postgres.js';
 import { createDatabase, dropDatabase } from '../helpers/postgres.js';
@@ -20,7 +20,7 @@ const run = randomUUID().replaceAll('-', '').slice(0, 12);
 const TEMPLATE = `schema_${run}`;
 const databases: string[] = [];
 const clients: pg.Client[] = [];
-const stores: Store[] = [];
+const stores: { close(): void }[] = [];
 
 /** int8 as a JS number, as the store's pool will parse it (no module-level pg.types change). */
 const TYPES: CustomTypesConfig = {
@@ -44,8 +44,12 @@ async function freshDatabase(): Promise<string> {
   return createDatabase(adminUrl, name, { template: TEMPLATE });
 }
 
-function sqliteStore(): Store {
-  const store = openStore(':memory:');
+/** A SQLite database with the schema the store migrates to (raw, for schema-level checks). */
+function sqliteStore(): { db: Database.Database; close(): void } {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  for (const m of MIGRATIONS) db.exec(m.sqlite);
+  const store = { db, close: () => db.close() };
   stores.push(store);
   return store;
 }
@@ -77,7 +81,7 @@ const numbered = (sql: string) => {
 };
 
 describe('PostgreSQL schema: structure', () => {
-  let sqlite: Store;
+  let sqlite: ReturnType<typeof sqliteStore>;
   let postgres: pg.Client;
   beforeAll(async () => {
     sqlite = sqliteStore();
