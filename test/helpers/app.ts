@@ -5,6 +5,7 @@
 import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/context.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
 import type { DatasetInput } from '../../src/schemas/dataset.js';
@@ -64,7 +65,7 @@ export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppD
   if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
   importDataset(store, clock, dataset, { replace: false });
   // Every answer is checked against the served OpenAPI document (test/helpers/openapi-conformance.ts).
-  const app = conforming(createApp(deps));
+  const app = conforming(createApp(deps, ROUTE_MODULES));
   return {
     store,
     clock,
