@@ -15,7 +15,7 @@ import type { ApiClient } from './command.js';
  * admin (a `local` admin is created when the store has none), or `--as` user.
  * Import and dump never add a user: with no admin in the store they act as a transient one.
  */
-export function openLocalClient(options: {
+export async function openLocalClient(options: {
   db: string;
   /** The default store location: its folder is made on demand (any other folder must exist). */
   isDefault: boolean;
@@ -24,27 +24,29 @@ export function openLocalClient(options: {
   clock: Clock;
   ids: Ids;
   note: (message: string) => void;
-}): {
+}): Promise<{
   client: ApiClient;
   close: () => void;
-} {
+}> {
   const path = options.db;
   prepareStoreFile({ path, isDefault: options.isDefault }, options.note);
-  const store = openStore(path);
+  const store = await openStore(path);
   let auth: Authenticator;
   if (options.as) {
-    if (!getUser(store, options.as)) {
-      store.close();
+    if (!(await getUser(store, options.as))) {
+      await store.close();
       throw new AppError('unauthenticated', `--as names a user that does not exist in this store: ${JSON.stringify(options.as)}`);
     }
     auth = localAuthenticator(options.as);
   } else {
-    const admin = firstAdmin(store);
+    const admin = await firstAdmin(store);
     if (admin) auth = localAuthenticator(admin.id);
     else if (options.persistActor) {
       // Looked for again inside the write transaction: processes starting together on a new
       // store must not both create the local admin.
-      const actor = store.tx(() => firstAdmin(store) ?? insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true }));
+      const actor = await store.tx(
+        async () => (await firstAdmin(store)) ?? (await insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true })),
+      );
       auth = localAuthenticator(actor.id);
     } else {
       auth = {

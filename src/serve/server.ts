@@ -145,7 +145,7 @@ function generatedAdminSeed(token: string): DatasetInput {
  * The whole service without a socket: store, seed, clock, ids, fixture tools and the app.
  * startServer puts it on a port; tests may call it directly and use `app.request`.
  */
-export function buildService(o: ServeOptions): BuiltService {
+export async function buildService(o: ServeOptions): Promise<BuiltService> {
   // Everything that can be refused before the store is opened is checked first.
   const rate = rateLimitFor(o);
   const authFailures = parseRateLimit(o.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT, undefined, '--auth-failure-limit');
@@ -158,32 +158,34 @@ export function buildService(o: ServeOptions): BuiltService {
     adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
     seed = generatedAdminSeed(adminToken);
   }
-  const store = openStore(o.db);
+  const store = await openStore(o.db);
 
   const clock = controllableClock(o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null), wallMs);
   // Sequential ids skip every id and token secret the store already holds (the seed's).
-  const makeIds = (): Ids => (o.deterministic ? sequentialIds(storeTakenCheck(store)) : randomIds());
-  // Reset swaps the id source for a fresh one; the app reads it through this holder.
-  let ids = makeIds();
+  const makeIds = async (): Promise<Ids> => (o.deterministic ? sequentialIds(await storeTakenCheck(store)) : randomIds());
+  // Reset swaps the id source for a fresh one; the app reads it through this holder. Made
+  // once the seed is in, so that it skips the seed's ids.
+  let ids: Ids = randomIds();
   try {
     // A seed goes into an empty store only: restarting the same command after a crash must
     // not undo acknowledged work. --reseed replaces, said out loud; even then the import
     // keeps revoked tokens revoked and never appends history again (importDataset).
     if (seed !== null) {
       const seedName = o.seed?.name ?? 'the generated admin';
-      if (isStoreEmpty(store)) importDataset(store, clock, seed, { replace: false });
+      if (await isStoreEmpty(store)) await importDataset(store, clock, seed, { replace: false });
       else if (o.reseed) {
         note('reseed', `--reseed: replacing records of ${o.db} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
           db: o.db,
           seed: seedName,
         });
-        importDataset(store, clock, seed, { replace: true });
+        await importDataset(store, clock, seed, { replace: true });
       } else note('seed-skipped', `${o.db} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, { db: o.db, seed: seedName });
     }
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
+  ids = await makeIds();
 
   const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
   const fixture: FixtureTools = {
@@ -211,15 +213,15 @@ export function buildService(o: ServeOptions): BuiltService {
     // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
     // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
     // The seed is restored exactly, except that a revocation is never undone.
-    reset: () => {
+    reset: async () => {
       clock.restore();
       control?.faults.clear();
-      store.tx(() => {
-        const revoked = revokedTokens(store);
-        wipeStore(store);
-        ids = makeIds();
-        if (seed !== null) importDataset(store, clock, seed, { replace: false });
-        keepRevoked(store, revoked);
+      await store.tx(async () => {
+        const revoked = await revokedTokens(store);
+        await wipeStore(store);
+        if (seed !== null) await importDataset(store, clock, seed, { replace: false });
+        await keepRevoked(store, revoked);
+        ids = await makeIds();
       });
     },
   };
@@ -231,7 +233,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const grader = workerGrader();
   let built: BuiltService;
   try {
-    built = buildService({ ...o, grader });
+    built = await buildService({ ...o, grader });
   } catch (err) {
     await grader.close();
     throw err;
@@ -257,7 +259,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       s.once('error', reject);
     });
   } catch (err) {
-    store.close();
+    await store.close();
     await grader.close();
     throw err;
   }
@@ -294,7 +296,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     } catch (err) {
       // Not listening with nobody told where: stop, and let the caller name the file.
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      store.close();
+      await store.close();
       await grader.close();
       throw Object.assign(new Error(`cannot write the port file ${o.portFile}`), { portFileError: err });
     }
@@ -330,7 +332,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections();
         await closed;
-        store.close();
+        await store.close();
         await grader.close();
         const seconds = Math.round((Date.now() - started) / 100) / 10;
         note(

@@ -1,24 +1,92 @@
+/**
+ * The store: one asynchronous, dialect-neutral handle over Kysely, on SQLite (better-sqlite3,
+ * a file or ':memory:') or PostgreSQL (pg, a postgres:// URL). Store modules are written once
+ * against this handle; nothing outside src/store sees SQL or a table name.
+ *
+ * Transactions. `tx(fn)` runs fn in one transaction on one connection; every query the store
+ * runs while fn is under way (however deep, across awaits) joins it, because the connection
+ * travels with the async context (AsyncLocalStorage held by this store, not by the module).
+ * - SQLite: BEGIN IMMEDIATE, so a transaction that reads then writes never has to upgrade its
+ *   lock (another process's write would otherwise fail it with SQLITE_BUSY). Kysely's SQLite
+ *   driver has one connection behind a mutex, so transactions of one process run one at a time
+ *   and queries outside them wait their turn: the same serial order the synchronous store had.
+ * - PostgreSQL: ISOLATION LEVEL SERIALIZABLE, retried from the start (up to 10 times) when
+ *   the server reports a serialization failure or a deadlock. Serializable transactions behave
+ *   as if run one after another, so every read-check-write rule written for SQLite
+ *   (optimistic versions, counters, positions, "exactly one winner") holds unchanged across
+ *   connections and across `serve` instances: of two same-version writers one commits and the
+ *   other is retried, reads the new version and answers `conflict`.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import { AppError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { StoreSchema } from './schema-types.js';
 
-type Statement = Database.Statement<unknown[], unknown>;
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
 
 export interface Store {
-  readonly db: Database.Database;
+  readonly dialect: Dialect;
+  /** Where the store lives: a file path, ':memory:', or the PostgreSQL URL without its password. */
   readonly path: string;
-  /** A cached prepared statement: prepare once per store, reuse on every call. */
-  stmt(sql: string): Statement;
-  /** Run fn in one IMMEDIATE transaction (nested calls join the outer one). */
-  tx<T>(fn: () => T): T;
-  close(): void;
+  /** The typed query builder; inside `tx` it is bound to that transaction's connection. */
+  readonly db: Kysely<StoreSchema>;
+  /** One row of a statement with `?` placeholders, or undefined. */
+  get<R = Row>(sql: string, ...params: unknown[]): Promise<R | undefined>;
+  /** Every row of a statement with `?` placeholders. */
+  all<R = Row>(sql: string, ...params: unknown[]): Promise<R[]>;
+  /** A statement without rows; how many rows it changed. */
+  run(sql: string, ...params: unknown[]): Promise<{ changes: number }>;
+  /** Run fn in one transaction (nested calls join the outer one). */
+  tx<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Run fn in a transaction (a savepoint when nested) and roll it back: a dry run meets every
+   * check the write would, and leaves nothing behind.
+   */
+  rehearse<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: the most connections this process holds (default 10). */
+  pool?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Whether a --db value names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The URL with any password removed: what logs, errors and `whoami` may show. */
+export function redactUrl(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const u = new URL(location);
+    if (u.password) u.password = '';
+    return u.toString().replace(/:@/, '@');
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
+/** Open (creating and migrating if needed) the store a --db value names. */
+export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  if (isPostgresUrl(location)) {
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(location, options);
+  }
+  return openSqlite(location);
 }
 
 /**
- * Open (creating if needed) a store file, or ':memory:'. WAL and a busy timeout let a
- * `serve` process and CLI calls share one file; foreign keys keep references honest.
+ * A SQLite store. WAL and a busy timeout let a `serve` process and CLI calls share one file;
+ * foreign keys keep references honest.
  */
-export function openStore(path: string): Store {
+export function openSqlite(path: string): Store {
   let db: Database.Database;
   try {
     db = new Database(path);
@@ -31,36 +99,107 @@ export function openStore(path: string): Store {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db, path);
+    migrateSqlite(db, path);
   } catch (err) {
     if (db.open) db.close();
     if (err instanceof AppError) throw err;
     // SQLITE_NOTADB and friends: a text file, a folder of something else, a damaged store.
     throw new AppError('invalid', `cannot open store ${path}: it is not a coursebook store (${(err as Error).message})`);
   }
-
-  const cache = new Map<string, Statement>();
-  const store: Store = {
-    db,
+  const kysely = new Kysely<StoreSchema>({ dialect: new SqliteDialect({ database: db }) });
+  return storeOver(kysely, {
+    dialect: 'sqlite',
     path,
-    stmt(sql) {
-      let s = cache.get(sql);
-      if (!s) {
-        s = db.prepare(sql);
-        cache.set(sql, s);
-      }
-      return s;
-    },
-    tx(fn) {
-      if (db.inTransaction) return fn();
-      return db.transaction(fn).immediate();
-    },
-    close() {
-      cache.clear();
+    begin: 'BEGIN IMMEDIATE',
+    retryable: () => false,
+    placeholders: (sql) => sql,
+    close: async () => {
+      await kysely.destroy();
       if (db.open) db.close();
     },
+  });
+}
+
+export interface DialectParts {
+  dialect: Dialect;
+  path: string;
+  begin: string;
+  /** Whether a failed transaction may simply be run again (serialization failure, deadlock). */
+  retryable(err: unknown): boolean;
+  /** The statement with `?` placeholders rewritten for this dialect. */
+  placeholders(sql: string): string;
+  close(): Promise<void>;
+}
+
+const MAX_TX_ATTEMPTS = 10;
+
+/** The Store over a Kysely instance: transaction binding, retries and the statement helpers. */
+export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store {
+  const current = new AsyncLocalStorage<Kysely<StoreSchema>>();
+  const db = () => current.getStore() ?? root;
+  const query = (sql: string, params: unknown[]) => db().executeQuery<Row>(CompiledQuery.raw(parts.placeholders(sql), params));
+  return {
+    dialect: parts.dialect,
+    path: parts.path,
+    get db() {
+      return db();
+    },
+    async get<R>(sql: string, ...params: unknown[]) {
+      return (await query(sql, params)).rows[0] as R | undefined;
+    },
+    async all<R>(sql: string, ...params: unknown[]) {
+      return (await query(sql, params)).rows as R[];
+    },
+    async run(sql, ...params) {
+      const r = await query(sql, params);
+      return { changes: Number(r.numAffectedRows ?? 0n) };
+    },
+    async tx<T>(fn: () => Promise<T>): Promise<T> {
+      if (current.getStore()) return fn();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await root.connection().execute(async (conn) => {
+            await conn.executeQuery(CompiledQuery.raw(parts.begin));
+            try {
+              const result = await current.run(conn, fn);
+              await conn.executeQuery(CompiledQuery.raw('COMMIT'));
+              return result;
+            } catch (err) {
+              await conn.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+              throw err;
+            }
+          });
+        } catch (err) {
+          if (attempt >= MAX_TX_ATTEMPTS || !parts.retryable(err)) throw err;
+          // Backoff grows with the attempt; the first committer of a round always wins, so
+          // every round makes progress and no randomness is needed.
+          await new Promise((resolve) => setTimeout(resolve, attempt * 3));
+        }
+      }
+    },
+    async rehearse<T>(fn: () => Promise<T>): Promise<T> {
+      const exec = (conn: Kysely<StoreSchema>, text: string) => conn.executeQuery(CompiledQuery.raw(text));
+      const inside = current.getStore();
+      if (inside) {
+        await exec(inside, 'SAVEPOINT rehearsal');
+        try {
+          return await fn();
+        } finally {
+          await exec(inside, 'ROLLBACK TO SAVEPOINT rehearsal');
+          await exec(inside, 'RELEASE SAVEPOINT rehearsal');
+        }
+      }
+      return root.connection().execute(async (conn) => {
+        await exec(conn, parts.begin);
+        try {
+          return await current.run(conn, fn);
+        } finally {
+          await exec(conn, 'ROLLBACK');
+        }
+      });
+    },
+    close: parts.close,
   };
-  return store;
 }
 
 /**
@@ -78,31 +217,33 @@ function refuseForeignDatabase(db: Database.Database, path: string): void {
     );
 }
 
+export function tooNewStore(path: string, version: number): AppError {
+  return new AppError(
+    'unsupported',
+    `The store ${path} has schema version ${version}, written by a newer coursebook; this build knows up to version ${SCHEMA_VERSION}. Upgrade coursebook to open it.`,
+    { storeVersion: version, supportedVersion: SCHEMA_VERSION },
+  );
+}
+
 /**
  * Apply pending migrations. The schema version is read again inside one exclusive
  * transaction that also applies them: processes that open a new file at the same moment
  * queue on the lock (busy_timeout), and each later one finds the work done instead of
  * creating the tables a second time ("table users already exists").
  */
-function migrate(db: Database.Database, path: string): void {
-  const tooNew = (version: number) =>
-    new AppError(
-      'unsupported',
-      `The store ${path} has schema version ${version}, written by a newer coursebook; this build knows up to version ${SCHEMA_VERSION}. Upgrade coursebook to open it.`,
-      { storeVersion: version, supportedVersion: SCHEMA_VERSION },
-    );
+function migrateSqlite(db: Database.Database, path: string): void {
   const version = () => db.pragma('user_version', { simple: true }) as number;
   try {
     // Without a lock first: a store that is up to date (every open but the first) stays lock-free.
     const seen = version();
-    if (seen > SCHEMA_VERSION) throw tooNew(seen);
+    if (seen > SCHEMA_VERSION) throw tooNewStore(path, seen);
     if (seen === SCHEMA_VERSION) return;
     db.transaction(() => {
       const current = version();
-      if (current > SCHEMA_VERSION) throw tooNew(current);
+      if (current > SCHEMA_VERSION) throw tooNewStore(path, current);
       for (const m of MIGRATIONS) {
         if (m.version <= current) continue;
-        db.exec(m.sql);
+        db.exec(m.sqlite);
         db.pragma(`user_version = ${m.version}`);
       }
     }).exclusive();

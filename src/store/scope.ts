@@ -32,41 +32,43 @@ const SQL: Record<CourseVia, string> = {
                  FROM submissions s JOIN assignments a ON a.id = s.assignment_id JOIN modules m ON m.id = a.module_id WHERE s.id = ?`,
 };
 
-export function resolveScope(store: Store, via: CourseVia, id: string): ResourceScope | null {
-  const row = store.stmt(SQL[via]).get(id) as { course_id: string; visible: number; owner_id?: string } | undefined;
+export async function resolveScope(store: Store, via: CourseVia, id: string): Promise<ResourceScope | null> {
+  const row = (await store.get(SQL[via], id)) as { course_id: string; visible: number; owner_id?: string } | undefined;
   if (!row) return null;
   return { courseId: row.course_id, visibleToStudents: row.visible === 1, ...(row.owner_id ? { ownerId: row.owner_id } : {}) };
 }
 
-export function courseRole(store: Store, courseId: string, userId: string): 'instructor' | 'reviewer' | 'student' | null {
-  const row = store.stmt('SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?').get(courseId, userId) as { role: string } | undefined;
+export async function courseRole(store: Store, courseId: string, userId: string): Promise<'instructor' | 'reviewer' | 'student' | null> {
+  const row = (await store.get('SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?', courseId, userId)) as { role: string } | undefined;
   return (row?.role as 'instructor' | 'reviewer' | 'student' | undefined) ?? null;
 }
 
 /** True when `managerId` manages `userId` directly or through a chain of reporting lines. */
-export function isManagerOf(store: Store, managerId: string, userId: string): boolean {
-  const row = store
-    .stmt(
-      `WITH RECURSIVE chain(id) AS (
+export async function isManagerOf(store: Store, managerId: string, userId: string): Promise<boolean> {
+  const row = (await store.get(
+    `WITH RECURSIVE chain(id) AS (
          SELECT manager_id FROM reporting_lines WHERE report_id = ?
          UNION SELECT r.manager_id FROM reporting_lines r JOIN chain c ON r.report_id = c.id
        ) SELECT 1 AS yes FROM chain WHERE id = ? LIMIT 1`,
-    )
-    .get(userId, managerId) as { yes: number } | undefined;
+    userId,
+    managerId,
+  )) as { yes: number } | undefined;
   return row !== undefined;
 }
 
-export function certificateSubject(store: Store, certificateId: string): { userId: string; courseId: string } | null {
-  const row = store.stmt('SELECT user_id, course_id FROM certificates WHERE id = ?').get(certificateId) as { user_id: string; course_id: string } | undefined;
+export async function certificateSubject(store: Store, certificateId: string): Promise<{ userId: string; courseId: string } | null> {
+  const row = (await store.get('SELECT user_id, course_id FROM certificates WHERE id = ?', certificateId)) as
+    | { user_id: string; course_id: string }
+    | undefined;
   return row ? { userId: row.user_id, courseId: row.course_id } : null;
 }
 
-export function templateOwner(store: Store, templateId: string): { kind: string; userId?: string } | null {
-  const row = store.stmt('SELECT owner FROM templates WHERE id = ?').get(templateId) as { owner: string } | undefined;
+export async function templateOwner(store: Store, templateId: string): Promise<{ kind: string; userId?: string } | null> {
+  const row = (await store.get('SELECT owner FROM templates WHERE id = ?', templateId)) as { owner: string } | undefined;
   return row ? (JSON.parse(row.owner) as { kind: string; userId?: string }) : null;
 }
 
-export function tokenOwner(store: Store, tokenId: string): string | null {
-  const row = store.stmt('SELECT user_id FROM tokens WHERE id = ?').get(tokenId) as { user_id: string } | undefined;
+export async function tokenOwner(store: Store, tokenId: string): Promise<string | null> {
+  const row = (await store.get('SELECT user_id FROM tokens WHERE id = ?', tokenId)) as { user_id: string } | undefined;
   return row?.user_id ?? null;
 }

@@ -53,8 +53,8 @@ export interface TestService {
   close(): void;
 }
 
-export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): TestService {
-  const store = openStore(':memory:');
+export async function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): Promise<TestService> {
+  const store = (await openStore(':memory:'));
   const clock = testClock();
   const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), options };
   const dataset = { ...BASE_DATASET, ...(extra ?? {}) } as DatasetInput;
@@ -62,7 +62,7 @@ export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppD
   if (extra?.enrollments) dataset.enrollments = [...(BASE_DATASET.enrollments ?? []), ...extra.enrollments];
   if (extra?.modules) dataset.modules = [...(BASE_DATASET.modules ?? []), ...extra.modules];
   if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
-  importDataset(store, clock, dataset, { replace: false });
+  (await importDataset(store, clock, dataset, { replace: false }));
   // Every answer is checked against the served OpenAPI document (test/helpers/openapi-conformance.ts).
   const app = conforming(createApp(deps));
   return {

@@ -1,0 +1,2 @@
+// TEMPORARY: replaced by the typed schema from the pgddl branch.
+export type StoreSchema = Record<string, Record<string, unknown>>;
