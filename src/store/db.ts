@@ -39,8 +39,12 @@ export interface Store {
   all<R = Row>(sql: string, ...params: unknown[]): Promise<R[]>;
   /** A statement without rows; how many rows it changed. */
   run(sql: string, ...params: unknown[]): Promise<{ changes: number }>;
-  /** Run fn in one transaction (nested calls join the outer one). */
-  tx<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Run fn in one transaction (nested calls join the outer one). With `wait: false` a
+   * transaction that cannot start at once (another writer holds the lock) fails instead of
+   * being tried again: for work that is only worth doing when it costs nothing, as saving a cache.
+   */
+  tx<T>(fn: () => Promise<T>, options?: { wait?: boolean }): Promise<T>;
   /**
    * Run fn in a transaction (a savepoint when nested) and roll it back: a dry run meets every
    * check the write would, and leaves nothing behind.
@@ -106,12 +110,18 @@ export function openSqlite(path: string): Store {
     // SQLITE_NOTADB and friends: a text file, a folder of something else, a damaged store.
     throw new AppError('invalid', `cannot open store ${path}: it is not a coursebook store (${(err as Error).message})`);
   }
+  // From here on a lock held by another connection is waited for without blocking the event
+  // loop: a statement waits at most a moment in SQLite's busy handler (which sleeps the
+  // thread), and a transaction that could not take the write lock is tried again after an
+  // asynchronous pause, for up to SQLITE_LOCK_WAIT_MS in all. A second connection in the same
+  // process (two local stores, tests) then never stalls the one holding the lock.
+  db.pragma(`busy_timeout = ${SQLITE_STATEMENT_BUSY_MS}`);
   const kysely = new Kysely<StoreSchema>({ dialect: new SqliteDialect({ database: db }) });
   return storeOver(kysely, {
     dialect: 'sqlite',
     path,
     begin: 'BEGIN IMMEDIATE',
-    retryable: () => false,
+    retryable: (err, elapsedMs) => isSqliteBusy(err) && elapsedMs < SQLITE_LOCK_WAIT_MS,
     placeholders: (sql) => sql,
     close: async () => {
       await kysely.destroy();
@@ -120,18 +130,27 @@ export function openSqlite(path: string): Store {
   });
 }
 
+const SQLITE_STATEMENT_BUSY_MS = 20;
+const SQLITE_LOCK_WAIT_MS = 5000;
+
+function isSqliteBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 export interface DialectParts {
   dialect: Dialect;
   path: string;
   begin: string;
-  /** Whether a failed transaction may simply be run again (serialization failure, deadlock). */
-  retryable(err: unknown): boolean;
+  /**
+   * Whether a failed transaction may simply be run again from the start (a lock another writer
+   * holds, a serialization failure, a deadlock), given how long this one has been trying.
+   */
+  retryable(err: unknown, elapsedMs: number): boolean;
   /** The statement with `?` placeholders rewritten for this dialect. */
   placeholders(sql: string): string;
   close(): Promise<void>;
 }
-
-const MAX_TX_ATTEMPTS = 10;
 
 /** The Store over a Kysely instance: transaction binding, retries and the statement helpers. */
 export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store {
@@ -154,8 +173,9 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
       const r = await query(sql, params);
       return { changes: Number(r.numAffectedRows ?? 0n) };
     },
-    async tx<T>(fn: () => Promise<T>): Promise<T> {
+    async tx<T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
       if (current.getStore()) return fn();
+      const started = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
           return await root.connection().execute(async (conn) => {
@@ -170,10 +190,10 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
             }
           });
         } catch (err) {
-          if (attempt >= MAX_TX_ATTEMPTS || !parts.retryable(err)) throw err;
-          // Backoff grows with the attempt; the first committer of a round always wins, so
-          // every round makes progress and no randomness is needed.
-          await new Promise((resolve) => setTimeout(resolve, attempt * 3));
+          if (options.wait === false || !parts.retryable(err, Date.now() - started)) throw err;
+          // Backoff grows with the attempt (capped); the first committer of a round always
+          // wins, so every round makes progress and no randomness is needed.
+          await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
         }
       }
     },

@@ -98,7 +98,7 @@ export async function loadSubmissionRecords(
   };
   try {
     // Inside the write transaction: no submission can change between reading and saving.
-    await store.tx(() => rebuild(true));
+    await store.tx(() => rebuild(true), { wait: false });
   } catch (err) {
     // A read-only store file, or a writer holding the lock past the busy timeout: the
     // cells are only a cache, so answer from the submissions without saving them.

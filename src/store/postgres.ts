@@ -18,6 +18,7 @@ const INT8_OID = 20;
 const MIGRATION_LOCK = 0x636f7572; // "cour"
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+const MAX_TX_SECONDS = 10;
 
 export async function openPostgres(url: string, options: OpenOptions): Promise<Store> {
   const shown = redactUrl(url);
@@ -44,7 +45,7 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<S
     dialect: 'postgres',
     path: shown,
     begin: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
-    retryable: (err) => RETRYABLE.has((err as { code?: string }).code ?? ''),
+    retryable: (err, elapsedMs) => RETRYABLE.has((err as { code?: string }).code ?? '') && elapsedMs < MAX_TX_SECONDS * 1000,
     placeholders: numberedPlaceholders,
     close: () => kysely.destroy(),
   });

@@ -239,7 +239,7 @@ function service(role: Role, scope: string | null) {
 }
 
 async function send(role: Role, token: string | null, req: { method: string; path: string; body?: unknown }, scope: string | null) {
-  const svc = withFixtureControl((await service(role, scope)));
+  const svc = withFixtureControl(await service(role, scope));
   try {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
@@ -259,7 +259,7 @@ describe('access matrix', () => {
   const ops = Object.keys(POLICIES) as OperationId[];
 
   it('every registered route has a POLICIES row, and every row a route', async () => {
-    const svc = withFixtureControl((await makeService()));
+    const svc = withFixtureControl(await makeService());
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
     const registered = new Set(
       Object.values(doc.paths ?? {}).flatMap((p) => Object.values(p as Record<string, { operationId?: string }>).map((o) => o.operationId)),
@@ -309,7 +309,7 @@ describe('access matrix', () => {
 describe('access matrix: the submitting student sees a grade only once released (#17)', () => {
   /** Operations whose success answer holds a Submission, read from the served document so a new one cannot be missed. */
   async function operationsAnsweringSubmissions(): Promise<string[]> {
-    const svc = (await makeService());
+    const svc = await makeService();
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
     svc.close();
     const found: string[] = [];
@@ -323,7 +323,7 @@ describe('access matrix: the submitting student sees a grade only once released 
   const SUBMISSION_ANSWERS: OperationId[] = ['createSubmission', 'getSubmission', 'gradeSubmission', 'listSubmissions', 'releaseSubmission'];
 
   it('covers every operation that answers a submission', async () => {
-    expect((await operationsAnsweringSubmissions())).toEqual(SUBMISSION_ANSWERS);
+    expect(await operationsAnsweringSubmissions()).toEqual(SUBMISSION_ANSWERS);
   });
 
   const grades = (body: unknown): unknown[] =>
@@ -332,7 +332,7 @@ describe('access matrix: the submitting student sees a grade only once released 
   for (const op of SUBMISSION_ANSWERS) {
     it(`${op} as the student: no grade before release (s1 is graded 7, unreleased), the grade after`, async () => {
       const req = REQUESTS[op]!;
-      const svc = (await service('stu1', null));
+      const svc = await service('stu1', null);
       try {
         const ask = () => svc.call(req.method, req.path, req.body, 'stu1');
         const before = await ask();

@@ -24,8 +24,8 @@ const count = async (store: Store, table: string) => ((await store.get(`SELECT C
 
 describe('dataset import', () => {
   it('imports the demo dataset and gives courses without a setup the default one', async () => {
-    const store = (await openStore(':memory:'));
-    const summary = (await importDataset(store, clock, demo, { replace: false }));
+    const store = await openStore(':memory:');
+    const summary = await importDataset(store, clock, demo, { replace: false });
     expect(summary).toMatchObject({ users: 29, courses: 1, submissions: demo.submissions.length, assignments: 7 });
     await importDataset(store, clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Second' }] }, { replace: false });
     const setup = JSON.parse(((await store.get("SELECT setup FROM gradebook_setups WHERE course_id = 'c2'")) as { setup: string }).setup);
@@ -50,13 +50,13 @@ describe('dataset import', () => {
   });
 
   it('hashes plain fixture tokens; only the SHA-256 is stored', async () => {
-    const store = (await openStore(':memory:'));
-    (await importDataset(
+    const store = await openStore(':memory:');
+    await importDataset(
       store,
       clock,
       { coursebook: 1, users: [{ id: 'u', name: 'U' }], tokens: [{ token: 'plain-secret', userId: 'u', scopes: ['*'] }] },
       { replace: false },
-    ));
+    );
     const rows = (await store.all('SELECT * FROM tokens')) as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_sha256).toBe(sha256Hex('plain-secret'));
@@ -65,52 +65,52 @@ describe('dataset import', () => {
   });
 
   it('lists every problem with its path and writes nothing', async () => {
-    const store = (await openStore(':memory:'));
+    const store = await openStore(':memory:');
     const bad = structuredClone(demo);
     bad.assignments[3].points = -1;
     bad.lessons[0].minutes = 241;
     bad.modules[1].courseId = 'nope';
     bad.users.push({ id: 'usr_admin', name: 'Dup' });
     bad.blocks[0].level = 7;
-    const err = (await importError(store, bad));
+    const err = await importError(store, bad);
     expect(err.code).toBe('invalid');
     const paths = (err.details as { path: string }[]).map((p) => p.path);
     expect(paths).toEqual(expect.arrayContaining(['assignments[3].points', 'lessons[0].minutes', 'blocks[0].level']));
     expect(err.details).toEqual(expect.arrayContaining([{ path: 'assignments[3].points', message: 'must be >= 0' }]));
-    expect((await count(store, 'users'))).toBe(0);
+    expect(await count(store, 'users')).toBe(0);
     await store.close();
   });
 
   it('checks references and positions after the shape, listing each', async () => {
-    const store = (await openStore(':memory:'));
+    const store = await openStore(':memory:');
     const bad = structuredClone(demo);
     bad.modules[1].courseId = 'nope';
     bad.users.push({ id: 'usr_admin', name: 'Dup' });
     bad.modules[2].position = 7;
-    const err = (await importError(store, bad));
+    const err = await importError(store, bad);
     expect(err.code).toBe('invalid');
     const paths = (err.details as { path: string }[]).map((p) => p.path);
     expect(paths).toEqual(expect.arrayContaining(['modules[1].courseId', `users[${bad.users.length - 1}]`]));
-    expect((await count(store, 'courses'))).toBe(0);
+    expect(await count(store, 'courses')).toBe(0);
     await store.close();
   });
 
   it('importing over existing ids is a conflict unless replace', async () => {
-    const store = (await openStore(':memory:'));
+    const store = await openStore(':memory:');
     await importDataset(store, clock, demo, { replace: false });
-    const err = (await importError(store, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed' }] }));
+    const err = await importError(store, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed' }] });
     expect(err.code).toBe('conflict');
     expect(err.details).toEqual([{ path: 'users[0]', message: 'usr_admin already exists in the store' }]);
     await importDataset(store, clock, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed', admin: true }] }, { replace: true });
     expect(((await store.get("SELECT name FROM users WHERE id = 'usr_admin'")) as { name: string }).name).toBe('Renamed');
     // replace updates in place: the course's children are still there
-    expect((await count(store, 'submissions'))).toBe(demo.submissions.length);
+    expect(await count(store, 'submissions')).toBe(demo.submissions.length);
     await store.close();
   });
 
   it('an unknown top-level key or record field is invalid and names itself', async () => {
-    const store = (await openStore(':memory:'));
-    const err = (await importError(store, { coursebook: 1, widgets: [], users: [{ id: 'u', name: 'U', colour: 'red' }] }));
+    const store = await openStore(':memory:');
+    const err = await importError(store, { coursebook: 1, widgets: [], users: [{ id: 'u', name: 'U', colour: 'red' }] });
     expect(err.details).toEqual(
       expect.arrayContaining([
         { path: 'widgets', message: 'unknown field' },
@@ -120,12 +120,12 @@ describe('dataset import', () => {
   });
 
   it('dump -> import into a new store -> dump gives the same bytes', async () => {
-    const a = (await openStore(':memory:'));
+    const a = await openStore(':memory:');
     await importDataset(a, clock, demo, { replace: false });
-    const first = (await dumpDataset(a));
-    const b = (await openStore(':memory:'));
+    const first = await dumpDataset(a);
+    const b = await openStore(':memory:');
     await importDataset(b, fixedClock('2030-01-01T00:00:00Z'), JSON.parse(first), { replace: false });
-    expect((await dumpDataset(b))).toBe(first);
+    expect(await dumpDataset(b)).toBe(first);
     const parsed = JSON.parse(first);
     expect(parsed.tokens[0]).toHaveProperty('tokenSha256');
     expect(parsed.tokens[0]).not.toHaveProperty('token');

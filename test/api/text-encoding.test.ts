@@ -83,7 +83,7 @@ describe('checkJsonText', () => {
 
 describe('every JSON body, through the app', () => {
   it('a lone surrogate is 400 invalid naming the field, and nothing is stored', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const res = await post('/courses', JSON.stringify({ id: 'c9', title: 'T' }).replace('"T"', '"T \\ud800"'));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid');
@@ -92,7 +92,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('invalid UTF-8 is 400 invalid naming the field (not turned into U+FFFD), and nothing is stored', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const res = await post('/modules/m1/lessons', bytes('{"title":"Intro ', [0xc3, 0x28], '","minutes":5}'));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid', details: [{ path: 'title', message: expect.stringMatching(/not valid UTF-8/) }] });
@@ -100,7 +100,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('nested fields of a big document (a dataset import) are named with their paths', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const res = await post(
       '/import',
       JSON.stringify({
@@ -117,7 +117,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('well-formed text outside the BMP is stored exactly', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const title = 'Émoji 😀, CJK 漢字, and a replacement char \uFFFD';
     const res = await post('/courses', bytes(JSON.stringify({ id: 'c8', title })));
     expect(res.status).toBe(201);
@@ -125,7 +125,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('the check comes after access: no credential is 401, an outsider 404, before any 400', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const body = JSON.stringify({ title: 'x' }).replace('"x"', '"\\udfff"');
     const none = await svc.app.request('http://t/api/v1/modules/m1/lessons', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(none.status).toBe(401);
@@ -135,7 +135,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('malformed JSON keeps its own answer ((body): malformed JSON)', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const res = await post('/courses', '{"title":');
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: '(body)', message: 'malformed JSON' }]);
@@ -144,7 +144,7 @@ describe('every JSON body, through the app', () => {
 
 describe('union-with-null fields name their own problems (orNull)', () => {
   it('a provenance object with a bad field names provenance.model; a number is "an object or null"', async () => {
-    svc = (await makeService());
+    svc = await makeService();
     const bad = await svc.call(
       'PUT',
       '/courses/c1/readiness/items/2.2/finding',

@@ -54,7 +54,7 @@ export interface TestService {
 }
 
 export async function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): Promise<TestService> {
-  const store = (await openStore(':memory:'));
+  const store = await openStore(':memory:');
   const clock = testClock();
   const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), options };
   const dataset = { ...BASE_DATASET, ...(extra ?? {}) } as DatasetInput;
@@ -62,7 +62,7 @@ export async function makeService(extra?: Partial<DatasetInput>, options: Partia
   if (extra?.enrollments) dataset.enrollments = [...(BASE_DATASET.enrollments ?? []), ...extra.enrollments];
   if (extra?.modules) dataset.modules = [...(BASE_DATASET.modules ?? []), ...extra.modules];
   if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
-  (await importDataset(store, clock, dataset, { replace: false }));
+  await importDataset(store, clock, dataset, { replace: false });
   // Every answer is checked against the served OpenAPI document (test/helpers/openapi-conformance.ts).
   const app = conforming(createApp(deps));
   return {

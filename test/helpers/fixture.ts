@@ -51,7 +51,7 @@ export interface Fixture extends BuiltService {
 const open: BuiltService[] = [];
 // Registered by each test file that imports this helper.
 afterEach(async () => {
-  for (const s of open.splice(0)) (await s.store.close());
+  for (const s of open.splice(0)) await s.store.close();
 });
 
 /** The service as `serve --memory --seed <base> --now SEED_NOW --deterministic --allow-admin` builds it. */
@@ -59,7 +59,7 @@ export async function fixture(options: Partial<ServeOptions> = {}, seed: unknown
   const slept: number[] = [];
   const logs: Record<string, unknown>[] = [];
   const stderr = { write: (s: string) => void logs.push(JSON.parse(s)) };
-  const built = (await buildService({
+  const built = await buildService({
     db: ':memory:',
     seed: { name: 'seed.json', text: typeof seed === 'string' ? seed : JSON.stringify(seed) },
     host: '127.0.0.1',
@@ -73,7 +73,7 @@ export async function fixture(options: Partial<ServeOptions> = {}, seed: unknown
     wallMs: () => Date.parse(WALL),
     sleep: async (ms) => void slept.push(ms),
     ...options,
-  }));
+  });
   open.push(built);
   return {
     ...built,

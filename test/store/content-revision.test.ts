@@ -33,26 +33,26 @@ const DATASET = {
 
 describe('content revision triggers', () => {
   it('count each inserted, changed or deleted row of the course content; identical rewrites and other courses do not count', async () => {
-    const store = (await openStore(':memory:'));
+    const store = await openStore(':memory:');
     await importDataset(store, CLOCK, DATASET, { replace: false });
     // c1: module, lesson, assignment, two blocks, the default setup: six rows.
-    expect((await contentRevision(store, 'c1'))).toBe(6);
-    expect((await contentRevision(store, 'c2'))).toBe(1);
+    expect(await contentRevision(store, 'c1')).toBe(6);
+    expect(await contentRevision(store, 'c2')).toBe(1);
     // Re-importing the same records (upserts of identical rows) changes nothing.
     await importDataset(store, CLOCK, DATASET, { replace: true });
-    expect((await contentRevision(store, 'c1'))).toBe(6);
+    expect(await contentRevision(store, 'c1')).toBe(6);
     await store.run("UPDATE lessons SET title = 'L2' WHERE id = 'l1'");
-    (await store.run("UPDATE blocks SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'b1'")); // bookkeeping only
+    await store.run("UPDATE blocks SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'b1'"); // bookkeeping only
     await store.run("UPDATE courses SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'c1'");
-    expect((await contentRevision(store, 'c1'))).toBe(7);
-    (await store.run("UPDATE blocks SET content = '{\"x\":1}' WHERE id = 'i1'")); // an instruction block counts for its course
-    expect((await contentRevision(store, 'c1'))).toBe(8);
+    expect(await contentRevision(store, 'c1')).toBe(7);
+    await store.run("UPDATE blocks SET content = '{\"x\":1}' WHERE id = 'i1'"); // an instruction block counts for its course
+    expect(await contentRevision(store, 'c1')).toBe(8);
     // The module and what cascades with it: how many rows still find their course is SQLite's order; it only grows.
     await store.run("DELETE FROM modules WHERE id = 'm1'");
-    expect((await contentRevision(store, 'c1'))).toBeGreaterThanOrEqual(9);
-    expect((await contentRevision(store, 'c2'))).toBe(1);
+    expect(await contentRevision(store, 'c1')).toBeGreaterThanOrEqual(9);
+    expect(await contentRevision(store, 'c2')).toBe(1);
     await store.run("DELETE FROM courses WHERE id = 'c2'");
-    expect((await contentRevision(store, 'c2'))).toBeNull();
+    expect(await contentRevision(store, 'c2')).toBeNull();
     await store.close();
   });
 
@@ -65,10 +65,10 @@ describe('content revision triggers', () => {
     raw.pragma('user_version = 3');
     raw.prepare("INSERT INTO courses (id, title, created_at, updated_at) VALUES ('old', 'Old', 'x', 'x')").run();
     raw.close();
-    const store = (await openStore(path));
-    expect((await contentRevision(store, 'old'))).toBe(0);
+    const store = await openStore(path);
+    expect(await contentRevision(store, 'old')).toBe(0);
     await store.run("UPDATE courses SET title = 'Older' WHERE id = 'old'");
-    expect((await contentRevision(store, 'old'))).toBe(1);
+    expect(await contentRevision(store, 'old')).toBe(1);
     await store.close();
   });
 });

@@ -1,8 +1,7 @@
 // The grade-cell cache (store/grade-cells.ts) against the plain fold of every submission:
 // whatever writes happen, in whatever order, reading through the cache must give exactly
 // the records the submissions give.
-import { eachInOrder } from '../../src/runtime/in-order.js';
-import { column, value } from '../helpers/store-sql.js';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +9,12 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordsFromSubmissions, type SubmissionRecords } from '../../src/domain/grading/records.js';
+import { eachInOrder } from '../../src/runtime/in-order.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { insertSubmission, writeGrade } from '../../src/store/submissions.js';
+import { column, value } from '../helpers/store-sql.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -76,9 +77,9 @@ function expectSameRecords(actual: SubmissionRecords, expected: SubmissionRecord
 }
 
 async function checkCourse(store: Store, course: string): Promise<void> {
-  const items = (await publishedIds(store, course));
-  const students = (await studentIds(store, course));
-  expectSameRecords((await loadSubmissionRecords(store, course, items, students)), (await directRecords(store, items, students)));
+  const items = await publishedIds(store, course);
+  const students = await studentIds(store, course);
+  expectSameRecords(await loadSubmissionRecords(store, course, items, students), await directRecords(store, items, students));
 }
 
 let nextId = 0;
@@ -88,7 +89,7 @@ async function submit(store: Store, assignmentId: string, studentId: string, sco
       n: number;
     }
   ).n;
-  (await insertSubmission(store, {
+  await insertSubmission(store, {
     id: `sub${++nextId}`,
     assignmentId,
     studentId,
@@ -99,7 +100,7 @@ async function submit(store: Store, assignmentId: string, studentId: string, sco
     link: null,
     submittedAt: new Date(Date.UTC(2026, 0, 20) + minutes * 60_000).toISOString(),
     grade: score === null ? null : grade(score, released),
-  }));
+  });
 }
 
 const grade = (score: number | null, released: boolean) => ({
@@ -158,24 +159,24 @@ async function apply(store: Store, o: Op): Promise<void> {
     case 'submit': {
       const a = o.a === 4 ? 'b0' : ASSIGNMENTS[o.a]!;
       const s = STUDENTS[o.s]!;
-      if ((await exists('assignments', a)) && (await exists('users', s))) (await submit(store, a, s, o.score, o.released, o.minutes));
+      if ((await exists('assignments', a)) && (await exists('users', s))) await submit(store, a, s, o.score, o.released, o.minutes);
       break;
     }
     case 'regrade': {
-      const id = (await pickSubmission(o.pick));
-      if (id) (await writeGrade(store, id, 'graded', grade(o.score, o.released)));
+      const id = await pickSubmission(o.pick);
+      if (id) await writeGrade(store, id, 'graded', grade(o.score, o.released));
       break;
     }
     case 'delete-submission': {
-      const id = (await pickSubmission(o.pick));
-      if (id) (await store.run('DELETE FROM submissions WHERE id = ?', id));
+      const id = await pickSubmission(o.pick);
+      if (id) await store.run('DELETE FROM submissions WHERE id = ?', id);
       break;
     }
     case 'delete-assignment':
       await store.run('DELETE FROM assignments WHERE id = ?', ASSIGNMENTS[o.a]!);
       break;
     case 'recreate-assignment':
-      if (!(await exists('assignments', ASSIGNMENTS[o.a]!))) (await addAssignment(store, ASSIGNMENTS[o.a]!, 'c1'));
+      if (!(await exists('assignments', ASSIGNMENTS[o.a]!))) await addAssignment(store, ASSIGNMENTS[o.a]!, 'c1');
       break;
     case 'toggle-publish':
       await store.run("UPDATE assignments SET status = CASE status WHEN 'published' THEN 'draft' ELSE 'published' END WHERE id = ?", ASSIGNMENTS[o.a]!);
@@ -194,10 +195,10 @@ describe('grade cells', () => {
   it('always read the same records as folding every submission, whatever was written in between', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
-        const store = (await openStore(':memory:'));
+        const store = await openStore(':memory:');
         try {
-          (await seed(store));
-          for (const o of ops) (await apply(store, o));
+          await seed(store);
+          for (const o of ops) await apply(store, o);
           await checkCourse(store, 'c1');
           await checkCourse(store, 'c2');
         } finally {
@@ -209,11 +210,11 @@ describe('grade cells', () => {
   });
 
   it('are saved on the first read and dropped for exactly the student whose submission changes', async () => {
-    const store = (await openStore(':memory:'));
-    (await seed(store));
+    const store = await openStore(':memory:');
+    await seed(store);
     await submit(store, 'a0', 's0', 7.5, true, 10);
     await submit(store, 'a1', 's1', null, false, 10);
-    const cells = async () => (await column(store, "SELECT student_id FROM grade_cells WHERE course_id = 'c1' ORDER BY student_id"));
+    const cells = async () => await column(store, "SELECT student_id FROM grade_cells WHERE course_id = 'c1' ORDER BY student_id");
     expect(await cells()).toEqual([]);
     await checkCourse(store, 'c1');
     expect(await cells()).toEqual(['s0', 's1', 's2']);
@@ -226,24 +227,24 @@ describe('grade cells', () => {
     expect(await cells()).toEqual(['s0', 's1', 's2']);
     // A re-created assignment with the same id starts empty: the old submissions went with the old one.
     await store.run("DELETE FROM assignments WHERE id = 'a0'");
-    (await addAssignment(store, 'a0', 'c1'));
-    const records = (await loadSubmissionRecords(store, 'c1', ['a0'], ['s0']));
+    await addAssignment(store, 'a0', 'c1');
+    const records = await loadSubmissionRecords(store, 'c1', ['a0'], ['s0']);
     expect([...records.any]).toEqual([0]);
     await store.close();
   });
 
   it('rebuild a mostly uncached large course in one pass with the same result', async () => {
-    const store = (await openStore(':memory:'));
+    const store = await openStore(':memory:');
     const many = Array.from({ length: 620 }, (_, i) => `s${String(i).padStart(3, '0')}`);
-    (await seed(store, many));
-    (await store.tx(async () => {
-      (await eachInOrder(many, async (s, i) => {
-        for (const [j, a] of ASSIGNMENTS.entries()) if ((i + j) % 3 !== 0) (await submit(store, a, s, (i * 7 + j) % 11, i % 2 === 0, i - 300));
-        if (i % 5 === 0) (await submit(store, 'a1', s, 10, true, i)); // a second attempt
-      }));
-    }));
+    await seed(store, many);
+    await store.tx(async () => {
+      await eachInOrder(many, async (s, i) => {
+        for (const [j, a] of ASSIGNMENTS.entries()) if ((i + j) % 3 !== 0) await submit(store, a, s, (i * 7 + j) % 11, i % 2 === 0, i - 300);
+        if (i % 5 === 0) await submit(store, 'a1', s, 10, true, i); // a second attempt
+      });
+    });
     await checkCourse(store, 'c1');
-    expect((await value(store, "SELECT count(*) FROM grade_cells WHERE course_id = 'c1'"))).toBe(620);
+    expect(await value(store, "SELECT count(*) FROM grade_cells WHERE course_id = 'c1'")).toBe(620);
     // Warm now: the same answer again from the cells alone.
     await checkCourse(store, 'c1');
     await store.close();
@@ -253,8 +254,8 @@ describe('grade cells', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-cells-'));
     dirs.push(dir);
     const path = join(dir, 'busy.db');
-    const store = (await openStore(path));
-    (await seed(store));
+    const store = await openStore(path);
+    await seed(store);
     await submit(store, 'a0', 's0', 7.5, true, 10);
     await submit(store, 'a2', 's1', 4, false, 10);
     const other = new Database(path);
@@ -263,9 +264,9 @@ describe('grade cells', () => {
     await checkCourse(store, 'c1');
     other.exec('ROLLBACK');
     other.close();
-    expect((await value(store, 'SELECT count(*) FROM grade_cells'))).toBe(0);
+    expect(await value(store, 'SELECT count(*) FROM grade_cells')).toBe(0);
     await checkCourse(store, 'c1');
-    expect((await value(store, 'SELECT count(*) FROM grade_cells'))).toBe(3);
+    expect(await value(store, 'SELECT count(*) FROM grade_cells')).toBe(3);
     await store.close();
   });
 
@@ -288,9 +289,9 @@ describe('grade cells', () => {
       INSERT INTO submissions (id, assignment_id, student_id, attempt, state, text, file_id, link, submitted_at, grade, score, released_at)
         VALUES ('x1', 'a0', 's0', 1, 'graded', 'x', NULL, NULL, '2026-01-05T10:00:00.000Z', '{"score":8.5}', 8.5, NULL);`);
     v2.close();
-    const store = (await openStore(path));
-    expect((await column(store, "SELECT assignment_id FROM grade_slots WHERE course_id = 'c1'"))).toEqual(['a0']);
-    const r = (await loadSubmissionRecords(store, 'c1', ['a0'], ['s0']));
+    const store = await openStore(path);
+    expect(await column(store, "SELECT assignment_id FROM grade_slots WHERE course_id = 'c1'")).toEqual(['a0']);
+    const r = await loadSubmissionRecords(store, 'c1', ['a0'], ['s0']);
     expect([r.any[0], r.attempt[0], r.score[0], r.submittedMs[0]]).toEqual([1, 1, 8.5, Date.parse('2026-01-05T10:00:00.000Z')]);
     await store.close();
   });
