@@ -6,7 +6,7 @@ import { configPath, defaultProfileName, type Profile, readConfig, redact } from
 import type { Env } from './io.js';
 
 /** The profile in effect and its name (undefined when none applies). */
-interface SelectedProfile {
+export interface SelectedProfile {
   name?: string;
   profile: Profile;
 }
@@ -14,8 +14,10 @@ interface SelectedProfile {
 /**
  * Flags > environment > profile > default (cli-and-serve.md). The profile is --profile,
  * else COURSEBOOK_PROFILE, else the one `config use` chose, else the one named `default`.
+ * A back-end flag (--db, --memory, --base-url) without --profile sets the default profile
+ * aside whole: its settings (its course too) describe its own back end.
  */
-function selectedProfile(g: GlobalOptions, env: Env): SelectedProfile {
+export function selectedProfile(g: GlobalOptions, env: Env): SelectedProfile {
   const profileName = g.profile ?? env.COURSEBOOK_PROFILE;
   if (profileName === undefined && (g.db || g.memory || g.baseUrl)) return { profile: {} };
   const config = readConfig(configPath(env));

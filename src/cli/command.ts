@@ -1,5 +1,6 @@
 import type { Backend } from './backend.js';
 import type { Env, Io } from './io.js';
+import type { ParentDef, ParentKind } from './parents.js';
 
 /**
  * A command module (pnpm style): a small definition whose handler returns data and never
@@ -74,6 +75,14 @@ export interface CommandContext {
   stdoutIsTTY: boolean;
   /** The back end in use (store path or service URL, and the profile), or null for commands without a client. */
   backend: Backend | null;
+  /**
+   * The id of a parent the command declares in `parents`: its flag (or an old positional
+   * id); for the course, then COURSEBOOK_COURSE, then the profile's course; then a pick
+   * list on a terminal; else a usage error naming the flag (src/cli/parents.ts).
+   */
+  parent(kind: ParentKind): Promise<string>;
+  /** A parent's id only when typed (an optional filter such as `certificates list --course`). */
+  parentGiven(kind: ParentKind): string | undefined;
 }
 
 /** The options every command inherits from `coursebook`. */
@@ -101,9 +110,17 @@ export interface CommandDef {
   /** Space-separated path: 'assignments list', 'gradebook final set'. */
   name: string;
   description: string;
-  /** commander syntax: '<courseId>', '[file]' */
+  /** commander syntax: '<blockId>', '[file]'. A parent's id is not an argument: see `parents`. */
   args?: { name: string; description: string }[];
   options?: OptionDef[];
+  /**
+   * The course (and other parents) the command works inside: each gets its flag
+   * (`-c/--course`, `--module`, `--lesson`, `--assignment`, `--user`) and is read with
+   * `ctx.parent(kind)`, the one way parents are resolved (docs/cli.md, "Naming the course").
+   */
+  parents?: ParentDef[];
+  /** Old names of the command's last word, still accepted (commander aliases); help and completion lead with `name`. */
+  aliases?: string[];
   /** Serve and other long-running commands manage their own output and exit. */
   handler: (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<CommandResult>;
   /** Commands that do not talk to the API (config, serve, health) skip client set-up. */

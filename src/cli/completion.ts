@@ -22,12 +22,14 @@ export interface Candidate {
 /** A node of the command tree: a group (with children) or a command (with its definition). */
 interface Node {
   children: Map<string, Node>;
+  /** Old names of children (`blocks add`): followed when typed, never offered. */
+  aliases: Map<string, Node>;
   def?: CommandDef;
   description?: string;
 }
 
 export function commandTree(defs: CommandDef[], groupDescriptions: Record<string, string>): Node {
-  const root: Node = { children: new Map() };
+  const root: Node = { children: new Map(), aliases: new Map() };
   for (const def of defs) {
     let node = root;
     const words = def.name.split(' ');
@@ -35,9 +37,10 @@ export function commandTree(defs: CommandDef[], groupDescriptions: Record<string
       let child = node.children.get(word);
       if (!child) {
         const path = words.slice(0, i + 1).join(' ');
-        child = { children: new Map(), ...(groupDescriptions[path] ? { description: groupDescriptions[path] } : {}) };
+        child = { children: new Map(), aliases: new Map(), ...(groupDescriptions[path] ? { description: groupDescriptions[path] } : {}) };
         node.children.set(word, child);
       }
+      if (i === words.length - 1) for (const alias of def.aliases ?? []) node.aliases.set(alias, child);
       node = child;
     });
     node.def = def;
@@ -85,7 +88,7 @@ function walk(root: Node, words: string[]): Position {
       } else if (isGlobal && key) globals[key] = inline ?? true;
       continue;
     }
-    const child = positionals.length === 0 ? node.children.get(word) : undefined;
+    const child = positionals.length === 0 ? (node.children.get(word) ?? node.aliases.get(word)) : undefined;
     if (child) node = child;
     else positionals.push(word);
   }

@@ -5,12 +5,14 @@ import { dirname, join } from 'node:path';
 import { UsageError } from './command.js';
 import type { Env } from './io.js';
 
-/** Named settings (cli-and-serve.md): base URL, token, store path, acting user. */
+/** Named settings (cli-and-serve.md): base URL, token, store path, acting user, and the course commands default to. */
 export interface Profile {
   baseUrl?: string;
   token?: string;
   db?: string;
   as?: string;
+  /** The course of `--course` when neither the flag nor COURSEBOOK_COURSE names one (src/cli/parents.ts). */
+  course?: string;
 }
 
 export interface ConfigFile {
@@ -18,7 +20,7 @@ export interface ConfigFile {
   profiles: Record<string, Profile>;
 }
 
-export const PROFILE_KEYS = ['baseUrl', 'token', 'db', 'as'] as const;
+export const PROFILE_KEYS = ['baseUrl', 'token', 'db', 'as', 'course'] as const;
 
 export function configPath(env: Env): string {
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');

@@ -1,4 +1,5 @@
 import type { CommandDef, OptionDef } from './command.js';
+import { parentOptions } from './parents.js';
 
 /** The options every command inherits from `coursebook` (shown in each command's help). */
 export const GLOBAL_OPTIONS: OptionDef[] = [
@@ -28,5 +29,5 @@ export const isListCommand = (def: CommandDef): boolean => def.name.endsWith(' l
 
 export const LIMIT_OPTION: OptionDef = { flags: '--limit <n>', description: 'at most this many rows (default: all)' };
 
-/** A command's own options as the program registers them (its definition's, and --limit on lists). */
-export const commandOptions = (def: CommandDef): OptionDef[] => [...(def.options ?? []), ...(isListCommand(def) ? [LIMIT_OPTION] : [])];
+/** A command's own options as the program registers them: its parents' flags first, its definition's, and --limit on lists. */
+export const commandOptions = (def: CommandDef): OptionDef[] => [...parentOptions(def), ...(def.options ?? []), ...(isListCommand(def) ? [LIMIT_OPTION] : [])];

@@ -9,6 +9,7 @@ import { errorLines, fileError } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import type { Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
+import { type Invocation, type ParentKind, parentResolver, takesPositionalParents, typedParents } from './parents.js';
 import { makePrompter } from './prompt.js';
 import { checkQuery } from './query.js';
 import { renderResult } from './render.js';
@@ -97,9 +98,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const parent = words.length > 1 ? groupFor(words.slice(0, -1)) : program;
     const cmd = parent
       .command(words[words.length - 1]!)
+      .aliases(def.aliases ?? [])
       .description(def.description)
       .exitOverride();
     for (const a of def.args ?? []) cmd.argument(a.name, a.description);
+    // Old positional parent ids come after the command's own arguments; typedParents checks them.
+    if (takesPositionalParents(def)) cmd.allowExcessArguments(true);
     for (const o of commandOptions(def)) cmd.option(o.flags, o.description, o.default as string);
     const examples = def.examples ?? EXAMPLES[def.name];
     if (examples?.length) cmd.addHelpText('after', examplesHelp(examples));
@@ -107,9 +111,15 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     cmd.action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
       const args = actionArgs.slice(0, -2).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
+      const invocation: Invocation = {
+        // The word typed for the command (an old name, maybe), as its group saw it.
+        typedName: command.parent?.args[0] ?? command.name(),
+        args,
+        extra: takesPositionalParents(def) ? command.args.slice(command.registeredArguments.length) : [],
+      };
       const opts = command.opts();
       const g = command.optsWithGlobals() as GlobalOptions;
-      exitCode = await runCommand(def, args, opts, g, io);
+      exitCode = await runCommand(def, invocation, opts, g, io);
     });
   }
 
@@ -133,12 +143,14 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   return exitCode;
 }
 
-async function runCommand(def: CommandDef, args: string[], opts: Record<string, unknown>, g: GlobalOptions, io: Io): Promise<number> {
+async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<string, unknown>, g: GlobalOptions, io: Io): Promise<number> {
   const cleanups: (() => void)[] = [];
   const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
   const json = g.json === true;
   const color = colorEnabled(io);
   try {
+    const parents = typedParents(def, invocation, opts);
+    if (parents.deprecation) io.stderr.write(`${parents.deprecation}\n`);
     // Everything that can be refused before a request is: the query, the limit, the back end.
     if (g.query !== undefined) checkQuery(g.query);
     const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
@@ -147,6 +159,7 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
     const client = connected && !def.rawClient ? pagingClient(connected, limit) : connected;
     const prompt = io.prompter ?? makePrompter();
     let lastProgress = 0;
+    let parentOf: (kind: ParentKind) => Promise<string> = () => Promise.reject(new Error('parents are resolved once the context exists'));
     const ctx: CommandContext = {
       get client(): ApiClient {
         if (!client) throw new Error(`${def.name} is declared noClient but asked for the API client`);
@@ -181,8 +194,11 @@ async function runCommand(def: CommandDef, args: string[], opts: Record<string, 
         if (!interactive) throw new UsageError(`missing ${flag}`);
         return prompt.input(question, { validate: validate ?? ((v) => (v.trim() === '' ? 'a value is required' : true)) });
       },
+      parent: (kind) => parentOf(kind),
+      parentGiven: (kind) => parents.given[kind],
     };
-    const result = await def.handler(ctx, args, opts);
+    parentOf = parentResolver(ctx, def, parents.given);
+    const result = await def.handler(ctx, invocation.args, opts);
     const tty = io.stdout.isTTY === true;
     const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
     if (out) io.stdout.write(out);

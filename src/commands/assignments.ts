@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -39,10 +40,10 @@ export const assignmentsCommands = defineCommands([
   {
     name: 'assignments list',
     description: "A course's assignments, in course order",
-    args: [{ name: '<courseId>', description: 'course id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({
+    parents: [{ kind: 'course', positional: true }],
+    handler: async (ctx): Promise<CommandResult> => ({
       kind: 'api',
-      response: await ctx.client.request('GET', `/courses/${seg(id!)}/assignments`),
+      response: await ctx.client.request('GET', `/courses/${seg(await ctx.parent('course'))}/assignments`),
       columns,
     }),
   },
@@ -57,12 +58,13 @@ export const assignmentsCommands = defineCommands([
   },
   {
     name: 'assignments create',
-    description: 'Create a draft assignment in a module',
-    options: [{ flags: '--module <moduleId>', description: 'the module' }, ...fieldOptions],
+    description: 'Create a draft assignment in a module (prompts for missing values on a terminal)',
+    parents: [{ kind: 'module' }],
+    options: fieldOptions,
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const module = await ctx.require(opts.module as string | undefined, '--module', 'Module id?');
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Title?');
-      const points = await ctx.require(opts.points as string | undefined, '--points', 'Points?');
+      const module = await ctx.parent('module');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Title?', VALIDATE.title);
+      const points = await ctx.require(opts.points as string | undefined, '--points', 'Points?', VALIDATE.points);
       const body = await bodyFrom(ctx, { ...opts, title, points });
       return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/assignments`, body), columns };
     },

@@ -1,4 +1,6 @@
 import { type CommandContext, type CommandResult, defineCommands, isPlainObject, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { asNumber, validateBlockField } from '../cli/prompt.js';
+import { BLOCK_TYPES } from '../schemas/content.js';
 
 const columns = [
   { key: 'position', header: '#' },
@@ -31,10 +33,89 @@ const contentOptions = [
   { flags: '--cite <text>', description: 'quote source' },
 ];
 
-/** Block content from --file, or from flags (unknown combinations are left to the API to judge). */
+type BlockType = (typeof BLOCK_TYPES)[number];
+
+/** A field a terminal asks for: typed text (checked with the block schema), or a choice. */
+interface Question {
+  field: string;
+  question: string;
+  choices?: string[];
+  number?: boolean;
+}
+
+/** What a terminal asks for each block type: the fields it needs, and the optional ones worth a word. */
+const QUESTIONS: Record<BlockType, Question[]> = {
+  heading: [
+    { field: 'level', question: 'Heading level?', choices: ['1', '2', '3', '4', '5', '6'], number: true },
+    { field: 'text', question: 'Heading text?' },
+  ],
+  paragraph: [{ field: 'text', question: 'Text?' }],
+  list: [],
+  image: [
+    { field: 'url', question: 'Image URL?' },
+    { field: 'alt', question: 'Alt text (empty: a decorative image)?' },
+  ],
+  video: [{ field: 'url', question: 'Video URL (http or https)?' }],
+  link: [
+    { field: 'url', question: 'Link URL (http or https)?' },
+    { field: 'text', question: 'Link text?' },
+  ],
+  code: [
+    { field: 'language', question: 'Language (empty: none)?' },
+    { field: 'text', question: 'Code?' },
+  ],
+  quote: [{ field: 'text', question: 'Quote?' }],
+  callout: [
+    { field: 'tone', question: 'Tone?', choices: ['info', 'warning', 'success'] },
+    { field: 'text', question: 'Text?' },
+  ],
+  embed: [
+    { field: 'url', question: 'Embed URL (http or https)?' },
+    { field: 'title', question: 'Embed title?' },
+  ],
+  divider: [],
+};
+
+/** On a terminal without --file or --type: the type from a list, then its fields, each checked as it is typed. */
+async function askContent(ctx: CommandContext): Promise<Record<string, unknown>> {
+  const type = await ctx.prompt.select(
+    'Block type?',
+    BLOCK_TYPES.map((t) => ({ name: t, value: t })),
+  );
+  const block: Record<string, unknown> = { type };
+  for (const q of QUESTIONS[type]) {
+    const parse = q.number ? asNumber : (text: string) => text;
+    const answer = q.choices
+      ? await ctx.prompt.select(
+          q.question,
+          q.choices.map((c) => ({ name: c, value: c })),
+        )
+      : await ctx.prompt.input(q.question, { validate: validateBlockField(block, q.field, parse) });
+    block[q.field] = parse(answer);
+  }
+  if (type === 'image') block.decorative = block.alt === '';
+  if (type === 'list') {
+    const items: string[] = [];
+    for (;;) {
+      const first = items.length === 0;
+      const item = await ctx.prompt.input(`Item ${items.length + 1}${first ? '' : ' (empty to finish)'}?`, {
+        validate: (answer) => (!first && answer === '' ? true : validateBlockField(block, 'items', (text) => [text])(answer)),
+      });
+      if (item === '') break;
+      items.push(item);
+    }
+    block.items = items;
+  }
+  return block;
+}
+
+/** Block content from --file, or from flags (unknown combinations are left to the API to judge), or asked on a terminal. */
 async function contentFrom(ctx: CommandContext, opts: Record<string, unknown>): Promise<unknown> {
   if (opts.file !== undefined) return parseJsonText(await ctx.readText(String(opts.file)), String(opts.file));
-  if (opts.type === undefined) throw new UsageError('give --file or --type (with its fields)');
+  if (opts.type === undefined) {
+    if (!ctx.interactive) throw new UsageError('give --file or --type (with its fields)');
+    return askContent(ctx);
+  }
   const c: Record<string, unknown> = { type: opts.type };
   const set = (key: string, value: unknown) => {
     if (value !== undefined) c[key] = value;
@@ -59,20 +140,26 @@ export const blocksCommands = defineCommands([
   {
     name: 'blocks list',
     description: "A lesson's blocks in order",
-    args: [{ name: '<lessonId>', description: 'lesson id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/lessons/${seg(id!)}/blocks`), columns }),
+    parents: [{ kind: 'lesson', positional: true }],
+    handler: async (ctx): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/lessons/${seg(await ctx.parent('lesson'))}/blocks`),
+      columns,
+    }),
   },
   {
-    name: 'blocks add',
-    description: 'Add a block to a lesson (last, unless --position)',
-    args: [{ name: '<lessonId>', description: 'lesson id' }],
+    name: 'blocks create',
+    aliases: ['add'],
+    description: 'Add a block to a lesson (last, unless --position); on a terminal without --file or --type, asks for it',
+    parents: [{ kind: 'lesson', positional: true }],
     options: [...contentOptions, { flags: '--position <n>', description: '0-based position; later blocks shift' }],
-    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const lesson = await ctx.parent('lesson');
       const content = await contentFrom(ctx, opts);
       const position = numberOption(opts.position, '--position');
       // Only an object can take a position; anything else goes as it is, for the API to refuse.
       const body = position !== undefined && isPlainObject(content) ? { ...content, position } : content;
-      return { kind: 'api', response: await ctx.client.request('POST', `/lessons/${seg(id!)}/blocks`, body) };
+      return { kind: 'api', response: await ctx.client.request('POST', `/lessons/${seg(lesson)}/blocks`, body) };
     },
   },
   {

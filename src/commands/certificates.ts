@@ -1,4 +1,5 @@
 import { type CommandResult, defineCommands, seg } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -14,14 +15,12 @@ export const certificatesCommands = defineCommands([
   {
     name: 'certificates issue',
     description: 'Issue a certificate to a learner for a course',
-    options: [
-      { flags: '--user <userId>', description: 'the learner' },
-      { flags: '--course <courseId>', description: 'the course' },
-      { flags: '--basis <basis>', description: 'completed or tested-out', default: 'completed' },
-    ],
+    parents: [{ kind: 'course' }, { kind: 'user', pick: 'student', description: 'the learner' }],
+    options: [{ flags: '--basis <basis>', description: 'completed or tested-out', default: 'completed' }],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const userId = await ctx.require(opts.user as string | undefined, '--user', 'Learner id?');
-      const courseId = await ctx.require(opts.course as string | undefined, '--course', 'Course id?');
+      // The course first: a pick list of learners is the course's students.
+      const courseId = await ctx.parent('course');
+      const userId = await ctx.parent('user');
       return { kind: 'api', response: await ctx.client.request('POST', '/certificates', { userId, courseId, basis: opts.basis }) };
     },
   },
@@ -34,13 +33,14 @@ export const certificatesCommands = defineCommands([
   {
     name: 'certificates list',
     description: 'Certificates you may read (--user, --course to filter)',
-    options: [
-      { flags: '--user <userId>', description: 'one learner' },
-      { flags: '--course <courseId>', description: 'one course' },
+    // Filters, not parents: every course's certificates unless -c says otherwise (no default course).
+    parents: [
+      { kind: 'course', optional: true, description: 'only this course (no default: without it, every course)' },
+      { kind: 'user', optional: true, description: 'only this learner' },
     ],
-    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+    handler: async (ctx): Promise<CommandResult> => {
       const q = new URLSearchParams(
-        Object.entries({ userId: opts.user, courseId: opts.course }).filter(([, v]) => v !== undefined) as [string, string][],
+        Object.entries({ userId: ctx.parentGiven('user'), courseId: ctx.parentGiven('course') }).filter(([, v]) => v !== undefined) as [string, string][],
       ).toString();
       return { kind: 'api', response: await ctx.client.request('GET', `/certificates${q ? `?${q}` : ''}`), columns };
     },
@@ -54,7 +54,7 @@ export const certificatesCommands = defineCommands([
       { flags: '--basis <basis>', description: 'completed or tested-out (default: as before)' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
+      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?', VALIDATE.replaceReason);
       const body = opts.basis === undefined ? { reason } : { reason, basis: opts.basis };
       return { kind: 'api', response: await ctx.client.request('POST', `/certificates/${seg(id!)}/replace`, body) };
     },

@@ -1,4 +1,5 @@
 import { type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const courseColumns = [
@@ -36,7 +37,7 @@ export const coursesCommands = defineCommands([
       { flags: '--id <id>', description: 'use this id instead of a generated one' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?', VALIDATE.title);
       const body = definedFields({ title, description: opts.description, objectives: opts.objective, id: opts.id });
       return { kind: 'api', response: await ctx.client.request('POST', '/courses', body) };
     },
@@ -87,10 +88,10 @@ export const coursesCommands = defineCommands([
   {
     name: 'modules list',
     description: "List a course's modules in order",
-    args: [{ name: '<courseId>', description: 'course id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({
+    parents: [{ kind: 'course', positional: true }],
+    handler: async (ctx): Promise<CommandResult> => ({
       kind: 'api',
-      response: await ctx.client.request('GET', `/courses/${seg(id!)}/modules`),
+      response: await ctx.client.request('GET', `/courses/${seg(await ctx.parent('course'))}/modules`),
       columns: moduleColumns,
     }),
   },
@@ -103,15 +104,15 @@ export const coursesCommands = defineCommands([
   {
     name: 'modules create',
     description: 'Add a module to a course (last, unless --position)',
+    parents: [{ kind: 'course' }],
     options: [
-      { flags: '--course <courseId>', description: 'the course' },
-      { flags: '--title <title>', description: 'module title' },
+      { flags: '--title <title>', description: 'module title (1 to 200 characters)' },
       { flags: '--objective <text>', description: 'what learners will be able to do' },
       { flags: '--position <n>', description: '0-based position; later modules shift down' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const course = await ctx.require(opts.course as string | undefined, '--course', 'Course id?');
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Module title?');
+      const course = await ctx.parent('course');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Module title?', VALIDATE.title);
       const body = definedFields({ title, objective: opts.objective, position: numberOption(opts.position, '--position') });
       return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course)}/modules`, body) };
     },

@@ -6,6 +6,7 @@
 import { resolveBackend } from '../cli/backend.js';
 import { remoteClient } from '../cli/client.js';
 import { type ApiResponse, type CommandContext, type CommandDef, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -107,7 +108,8 @@ export const fixtureCommands: CommandDef[] = defineCommands([
     handler: async (ctx): Promise<CommandResult> => ({ kind: 'api', response: await control(ctx, 'DELETE', '/_admin/requests') }),
   },
   {
-    name: 'fixture faults add',
+    name: 'fixture faults create',
+    aliases: ['add'],
     description: 'Add a fault rule: matching requests are delayed, answered with an error, or dropped (the newest rule wins)',
     options: [
       { flags: '--path <pattern>', description: 'the paths it applies to: * within a segment, ** across, {name} one segment (relative to /api/v1)' },
@@ -120,7 +122,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
       { flags: '--times <n>', description: 'stop after this many matches (default: always)' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const path = await ctx.require(opts.path as string | undefined, '--path', 'Path pattern (e.g. /courses/**)?');
+      const path = await ctx.require(opts.path as string | undefined, '--path', 'Path pattern (e.g. /courses/**)?', VALIDATE.pathPattern);
       const body: Record<string, unknown> = { path };
       if (opts.method !== undefined) body.method = opts.method;
       if (opts.status !== undefined) body.status = numberOption(opts.status, '--status');
@@ -138,7 +140,8 @@ export const fixtureCommands: CommandDef[] = defineCommands([
     handler: async (ctx): Promise<CommandResult> => ({ kind: 'api', response: await control(ctx, 'GET', '/_admin/faults'), columns: faultColumns }),
   },
   {
-    name: 'fixture faults remove',
+    name: 'fixture faults delete',
+    aliases: ['remove'],
     description: 'Remove one fault rule',
     args: [{ name: '<faultId>', description: 'the rule id (flt_1, ...)' }],
     handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await control(ctx, 'DELETE', `/_admin/faults/${seg(id!)}`) }),

@@ -1,14 +1,16 @@
 /**
- * gradebook categories list|add|update|remove (issue #13): a course's categories without
- * touching the setup JSON. Add and update change the setup read at its version and PUT it
- * back (a concurrent save is a conflict); remove is one API operation that also moves the
- * category's assignments (--move-to) or refuses.
+ * gradebook categories list|create|update|delete (issue #13; create and delete were add and
+ * remove, still accepted): a course's categories without touching the setup JSON. Create
+ * and update change the setup read at its version and PUT it back (a concurrent save is a
+ * conflict); delete is one API operation that also moves the category's assignments
+ * (--move-to) or refuses.
  */
 import { type CommandContext, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { categoryIdFromName, nextCategoryPosition, orderedCategories, placeCategory } from '../domain/grading/category-rules.js';
 import { AppError } from '../errors.js';
 import type { AssignmentValue } from '../schemas/content.js';
-import { courseOption, dropText, expectedVersionOption, explain, readSetup, SETUP_DOC, type Setup, saveSetup, weightsNote } from './gradebook-setup-change.js';
+import { dropText, expectedVersionOption, explain, readSetup, SETUP_DOC, type Setup, saveSetup, weightsNote } from './gradebook-setup-change.js';
 
 type Category = Setup['categories'][number];
 
@@ -60,8 +62,6 @@ const rowsOf = (setup: Setup, items?: Map<string, number>) =>
     ...(items ? { items: items.get(c.id) ?? 0 } : {}),
   }));
 
-const course = (ctx: CommandContext, opts: Record<string, unknown>) => ctx.require(opts.course as string | undefined, '--course', 'Course id?');
-
 const integer = (value: unknown, flag: string) => numberOption(value, flag);
 
 /** The category fields given as flags (undefined: not given). */
@@ -106,11 +106,10 @@ export const gradebookCategoriesCommands = defineCommands([
   {
     name: 'gradebook categories list',
     description: "A course's gradebook categories in order, with their weights, drops and assignment counts",
-    args: [{ name: '[courseId]', description: 'course id (or --course)' }],
-    options: [courseOption],
+    parents: [{ kind: 'course', positional: true }],
     help: `Every category field, its limits and an example: ${SETUP_DOC}`,
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const courseId = await ctx.require((opts.course as string | undefined) ?? args[0], '--course', 'Course id?');
+    handler: async (ctx): Promise<CommandResult> => {
+      const courseId = await ctx.parent('course');
       const response = await ctx.client.request<Setup>('GET', `/courses/${seg(courseId)}/gradebook/setup`);
       const items = new Map<string, number>();
       for (const a of await assignmentsOf(ctx, courseId)) if (a.categoryId !== null) items.set(a.categoryId, (items.get(a.categoryId) ?? 0) + 1);
@@ -118,21 +117,18 @@ export const gradebookCategoriesCommands = defineCommands([
     },
   },
   {
-    name: 'gradebook categories add',
+    name: 'gradebook categories create',
+    aliases: ['add'],
     description: 'Add a category to a course (its id comes from the name unless --id is given)',
-    options: [
-      courseOption,
-      { flags: '--id <id>', description: 'the category id (default: made from the name, e.g. quizzes)' },
-      ...categoryOptions,
-      expectedVersionOption,
-    ],
+    parents: [{ kind: 'course' }],
+    options: [{ flags: '--id <id>', description: 'the category id (default: made from the name, e.g. quizzes)' }, ...categoryOptions, expectedVersionOption],
     help: `Every category field, its limits and an example: ${SETUP_DOC}`,
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const courseId = await course(ctx, opts);
+      const courseId = await ctx.parent('course');
       const expectedVersion = integer(opts.expectedVersion, '--expected-version');
       const f = categoryFields(opts);
       const setup = await readSetup(ctx, courseId);
-      const name = f.name ?? (await ctx.require(undefined, '--name', 'Category name?'));
+      const name = f.name ?? (await ctx.require(undefined, '--name', 'Category name?', VALIDATE.categoryName));
       const id = (opts.id as string | undefined) ?? categoryIdFromName(name);
       const taken = setup.categories.find((c) => c.id === id);
       if (taken) throw new UsageError(`the setup already has a category with id ${JSON.stringify(id)} (${taken.name}); give another --id`);
@@ -158,10 +154,11 @@ export const gradebookCategoriesCommands = defineCommands([
     name: 'gradebook categories update',
     description: 'Change a category (only the given fields)',
     args: [{ name: '<categoryId>', description: 'the category' }],
-    options: [courseOption, ...categoryOptions, expectedVersionOption],
+    parents: [{ kind: 'course' }],
+    options: [...categoryOptions, expectedVersionOption],
     help: `Every category field, its limits and an example: ${SETUP_DOC}`,
     handler: async (ctx, [categoryId], opts): Promise<CommandResult> => {
-      const courseId = await course(ctx, opts);
+      const courseId = await ctx.parent('course');
       const expectedVersion = integer(opts.expectedVersion, '--expected-version');
       const f = categoryFields(opts);
       if (Object.values(f).every((v) => v === undefined)) {
@@ -191,16 +188,17 @@ export const gradebookCategoriesCommands = defineCommands([
     },
   },
   {
-    name: 'gradebook categories remove',
+    name: 'gradebook categories delete',
+    aliases: ['remove'],
     description: 'Remove a category; one that holds assignments needs --move-to (asked on a terminal), else it is refused',
     args: [{ name: '<categoryId>', description: 'the category' }],
+    parents: [{ kind: 'course' }],
     options: [
-      courseOption,
       { flags: '--move-to <categoryId>', description: "another category: the removed one's assignments (drafts too) and student notes move there" },
       expectedVersionOption,
     ],
     handler: async (ctx, [categoryId], opts): Promise<CommandResult> => {
-      const courseId = await course(ctx, opts);
+      const courseId = await ctx.parent('course');
       const setup = await readSetup(ctx, courseId);
       const expectedVersion = integer(opts.expectedVersion, '--expected-version') ?? setup.version;
       let moveTo = opts.moveTo as string | undefined;

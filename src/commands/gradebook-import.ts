@@ -96,8 +96,8 @@ export const gradebookImportCommands = defineCommands([
     name: 'gradebook import',
     description: "Scores edited in a spreadsheet back into the gradebook: the export's layout, a plan, then all or nothing",
     args: [{ name: '<file>', description: "a CSV in the export's layout ('-' for stdin)" }],
+    parents: [{ kind: 'course' }],
     options: [
-      { flags: '--course <courseId>', description: 'the course' },
       { flags: '--dry-run', description: 'show the plan and change nothing' },
       { flags: '--yes', description: 'apply without asking (required when not interactive)' },
     ],
@@ -106,7 +106,7 @@ export const gradebookImportCommands = defineCommands([
       'A cell changes only where it differs from what the export prints now; a blank cell changes nothing.\n' +
       'A changed score is stored as entered, before any late deduction; work never submitted gets a graded submission.',
     handler: async (ctx, [file], opts): Promise<CommandResult> => {
-      const courseId = await ctx.require(opts.course as string | undefined, '--course', 'Course id?');
+      const courseId = await ctx.parent('course');
       const sheet = readGradesSheet(await ctx.readText(file!));
       const fileLevel = sheet.problems.filter((p) => p.path === '(file)');
       if (sheet.items.length === 0 && fileLevel.length === 0) {

@@ -4,8 +4,8 @@
  * setup, changes its part and PUTs it back at the version read.
  */
 import { type CommandContext, type CommandResult, defineCommands, numberOption, UsageError } from '../cli/command.js';
+import type { ParentDef } from '../cli/parents.js';
 import {
-  courseOption,
   expectedVersionOption,
   extraCreditText,
   lateText,
@@ -19,12 +19,9 @@ import {
   weightsNote,
 } from './gradebook-setup-change.js';
 
-const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
+/** The setup's parts belong to a course (the positional course id of 0.1 still works, with a note). */
+const inCourse: ParentDef[] = [{ kind: 'course', positional: true }];
 const seeDoc = `Every setup field, its limits and an example: ${SETUP_DOC}`;
-
-async function courseOf(ctx: CommandContext, args: (string | undefined)[], opts: Record<string, unknown>): Promise<string> {
-  return ctx.require((opts.course as string | undefined) ?? args[0], '--course', 'Course id?');
-}
 
 /** Read, change one part, save at the version read; answer the part as a row. */
 async function change(
@@ -51,9 +48,8 @@ export const gradebookPoliciesCommands = defineCommands([
   {
     name: 'gradebook setup late',
     description: 'The late policy: a deduction per day or hour late, capped or not, after a grace period',
-    args: [courseArg],
+    parents: inCourse,
     options: [
-      courseOption,
       { flags: '--on', description: 'deduct for late work' },
       { flags: '--off', description: 'no late deduction (grace still delays "missing")' },
       { flags: '--percent <n>', description: 'percent deducted per period, 0 to 100' },
@@ -65,7 +61,7 @@ export const gradebookPoliciesCommands = defineCommands([
       expectedVersionOption,
     ],
     help: seeDoc,
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
       if (opts.on && opts.off) throw new UsageError('give --on or --off, not both');
       const given = {
         enabled: opts.on ? true : opts.off ? false : undefined,
@@ -80,7 +76,7 @@ export const gradebookPoliciesCommands = defineCommands([
       const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
       return change(
         ctx,
-        await courseOf(ctx, args, opts),
+        await ctx.parent('course'),
         opts,
         (s) => ({ ...s, late: { ...s.late, ...defined } }),
         {
@@ -99,22 +95,21 @@ export const gradebookPoliciesCommands = defineCommands([
   {
     name: 'gradebook setup missing',
     description: 'The missing-work policy: what work not handed in by the due date (plus grace) counts as',
-    args: [courseArg],
+    parents: inCourse,
     options: [
-      courseOption,
       { flags: '--treat-as <zero-after-due|exclude-until-graded>', description: 'count it as 0, or leave it out until it is graded' },
       { flags: '--droppable', description: 'missing zeros may be dropped by drop-lowest' },
       { flags: '--no-droppable', description: 'missing zeros are never dropped' },
       expectedVersionOption,
     ],
     help: seeDoc,
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const given = { treatAs: opts.treatAs as Setup['missing']['treatAs'] | undefined, droppable: opts.droppable as boolean | undefined };
       nothingGiven(given, '--treat-as, --droppable, --no-droppable');
       const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
       return change(
         ctx,
-        await courseOf(ctx, args, opts),
+        await ctx.parent('course'),
         opts,
         (s) => ({ ...s, missing: { ...s.missing, ...defined } }),
         { 'missing.treatAs': '--treat-as', 'missing.droppable': '--droppable' },
@@ -125,15 +120,14 @@ export const gradebookPoliciesCommands = defineCommands([
   {
     name: 'gradebook setup extra-credit',
     description: 'Caps on extra credit (items worth 0 points): per category in weighted mode, for the course in points mode',
-    args: [courseArg],
+    parents: inCourse,
     options: [
-      courseOption,
       { flags: '--category-cap <percent|none>', description: "weighted mode: extra credit adds at most this percent of a category's points" },
       { flags: '--course-cap <points|none>', description: 'points mode: extra credit adds at most this many points to the course' },
       expectedVersionOption,
     ],
     help: seeDoc,
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const given = {
         categoryCapPercent: numberOrNone(opts.categoryCap, '--category-cap', numberOption),
         courseCapPoints: numberOrNone(opts.courseCap, '--course-cap', numberOption),
@@ -142,7 +136,7 @@ export const gradebookPoliciesCommands = defineCommands([
       const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
       return change(
         ctx,
-        await courseOf(ctx, args, opts),
+        await ctx.parent('course'),
         opts,
         (s) => ({ ...s, extraCredit: { ...s.extraCredit, ...defined } }),
         { 'extraCredit.categoryCapPercent': '--category-cap', 'extraCredit.courseCapPoints': '--course-cap' },
@@ -153,13 +147,14 @@ export const gradebookPoliciesCommands = defineCommands([
   {
     name: 'gradebook setup mode',
     description: 'weighted (each category its weight) or points (every point counts the same)',
-    args: [{ name: '<mode>', description: 'weighted or points' }, courseArg],
-    options: [courseOption, expectedVersionOption],
+    args: [{ name: '<mode>', description: 'weighted or points' }],
+    parents: inCourse,
+    options: [expectedVersionOption],
     help: seeDoc,
-    handler: async (ctx, [mode, courseArgValue], opts): Promise<CommandResult> =>
+    handler: async (ctx, [mode], opts): Promise<CommandResult> =>
       change(
         ctx,
-        await courseOf(ctx, [courseArgValue], opts),
+        await ctx.parent('course'),
         opts,
         (s) => ({ ...s, mode: mode as Setup['mode'] }),
         { mode: '<mode>' },
@@ -170,7 +165,8 @@ export const gradebookPoliciesCommands = defineCommands([
     name: 'gradebook scheme set',
     description: 'The letter scheme: LETTER=MIN for each band, e.g. A=93 A-=90 B+=87 ... F=0 (kept highest first)',
     args: [{ name: '<bands...>', description: 'LETTER=MIN, MIN a percent 0 to 100' }],
-    options: [courseOption, { flags: '--name <name>', description: "the scheme's name (default: keep it)" }, expectedVersionOption],
+    parents: [{ kind: 'course' }],
+    options: [{ flags: '--name <name>', description: "the scheme's name (default: keep it)" }, expectedVersionOption],
     help: seeDoc,
     handler: async (ctx, bandArgs, opts): Promise<CommandResult> => {
       const bands = bandArgs.map((text) => {
@@ -188,7 +184,7 @@ export const gradebookPoliciesCommands = defineCommands([
       flags['scheme.bands'] = '<bands...>';
       return change(
         ctx,
-        await courseOf(ctx, [], opts),
+        await ctx.parent('course'),
         opts,
         (s) => ({
           ...s,

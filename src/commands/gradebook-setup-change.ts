@@ -14,7 +14,6 @@ export const setupPath = (course: string) => `/courses/${seg(course)}/gradebook/
 /** Every setup field, its limits and an example (shown in --help). */
 export const SETUP_DOC = 'docs/gradebook-setup.md';
 
-export const courseOption = { flags: '--course <courseId>', description: 'the course' };
 export const expectedVersionOption = {
   flags: '--expected-version <n>',
   description: 'fail with conflict unless the setup is at this version (default: the version just read)',

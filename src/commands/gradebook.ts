@@ -1,14 +1,17 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { editUntilSaved } from '../cli/edit-loop.js';
+import type { ParentDef } from '../cli/parents.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { percentText } from '../domain/grading/export-csv.js';
 import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
-const courseArg = { name: '[courseId]', description: 'course id (or --course)' };
-const courseOpt = { flags: '--course <courseId>', description: 'the course' };
-
-async function courseOf(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<string> {
-  return ctx.require((opts.course as string | undefined) ?? args[0], '--course', 'Course id?');
-}
+/** Every gradebook command works inside a course (the positional course id of 0.1 still works, with a note). */
+const inCourse: ParentDef[] = [{ kind: 'course', positional: true }];
+/** ... and the final-grade commands on one of its students. */
+const inCourseForStudent: ParentDef[] = [
+  { kind: 'course', positional: true },
+  { kind: 'user', positional: true, pick: 'student', description: 'the student' },
+];
 
 const base = (course: string) => `/courses/${seg(course)}/gradebook`;
 
@@ -40,9 +43,7 @@ async function askFinalGrade(ctx: CommandContext, course: string, student: strin
     { name: 'a percent instead', value: A_PERCENT },
   ]);
   if (picked !== A_PERCENT) return { letter: picked };
-  const answer = await ctx.prompt.input('Final percent?', {
-    validate: (v) => (v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? true : 'a number, 0 or more'),
-  });
+  const answer = await ctx.prompt.input('Final percent?', { validate: VALIDATE.percent });
   return { percent: Number(answer) };
 }
 
@@ -50,20 +51,19 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook setup show',
     description: "Show a course's gradebook setup",
-    args: [courseArg],
-    options: [courseOpt],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const response = await ctx.client.request<Setup>('GET', `${base(await courseOf(ctx, args, opts))}/setup`);
+    parents: inCourse,
+    handler: async (ctx): Promise<CommandResult> => {
+      const response = await ctx.client.request<Setup>('GET', `${base(await ctx.parent('course'))}/setup`);
       return { kind: 'text', text: ctx.stdoutIsTTY ? describeSetup(response.data) : `${JSON.stringify(response.data, null, 2)}\n`, json: response.text };
     },
   },
   {
     name: 'gradebook setup set',
     description: 'Replace the setup with a whole setup document (its version must be the current one)',
-    args: [courseArg],
-    options: [courseOpt, { flags: '--file <file>', description: "the setup JSON ('-' for stdin)" }],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const course = await courseOf(ctx, args, opts);
+    parents: inCourse,
+    options: [{ flags: '--file <file>', description: "the setup JSON ('-' for stdin)" }],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
       if (!opts.file) throw new UsageError('missing --file');
       const text = await ctx.readText(String(opts.file));
       parseJsonText(text, String(opts.file));
@@ -77,10 +77,9 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook setup edit',
     description: 'Edit the setup in $EDITOR, then save it (conflicts if someone saved in between)',
-    args: [courseArg],
-    options: [courseOpt],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const course = await courseOf(ctx, args, opts);
+    parents: inCourse,
+    handler: async (ctx): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
       if (!ctx.interactive) throw new UsageError('gradebook setup edit needs a terminal; use gradebook setup set --file instead');
       const current = await ctx.client.request('GET', `${base(course)}/setup`);
       // Like kubectl edit: a save that fails reopens the editor with the errors on top.
@@ -97,10 +96,10 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook checks',
     description: 'List the setup checks that fire now (dismissed ones marked)',
-    args: [courseArg],
-    options: [courseOpt, { flags: '--open', description: 'only the open (not dismissed) ones' }],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const all = await ctx.client.request<{ dismissed: boolean }[]>('GET', `${base(await courseOf(ctx, args, opts))}/setup/checks`);
+    parents: inCourse,
+    options: [{ flags: '--open', description: 'only the open (not dismissed) ones' }],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const all = await ctx.client.request<{ dismissed: boolean }[]>('GET', `${base(await ctx.parent('course'))}/setup/checks`);
       // --open filters --json and --query too: the list as the API writes it, without the dismissed ones.
       const open = all.data.filter((c) => !c.dismissed);
       const response = opts.open ? { ...all, data: open, text: JSON.stringify(open) } : all;
@@ -120,14 +119,13 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook dismiss',
     description: 'Dismiss a setup check (without --code on a terminal: pick from the open checks)',
-    args: [courseArg],
+    parents: inCourse,
     options: [
-      courseOpt,
       { flags: '--code <code>', description: 'the check code' },
       { flags: '--target <target>', description: 'what it is about (course, a category id, ...)' },
     ],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const course = await courseOf(ctx, args, opts);
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
       let code = opts.code as string | undefined;
       let target = opts.target as string | undefined;
       if (code === undefined) {
@@ -152,13 +150,30 @@ export const gradebookCommands = defineCommands([
   },
   {
     name: 'gradebook undismiss',
-    description: 'Undo a dismissal',
-    args: [courseArg],
-    options: [courseOpt, { flags: '--code <code>', description: 'the check code' }, { flags: '--target <target>', description: 'its target' }],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const course = await courseOf(ctx, args, opts);
-      const code = await ctx.require(opts.code as string | undefined, '--code', 'Check code?');
-      const target = await ctx.require(opts.target as string | undefined, '--target', 'Target?');
+    description: 'Undo a dismissal (without --code on a terminal: pick from the dismissed checks)',
+    parents: inCourse,
+    options: [
+      { flags: '--code <code>', description: 'the check code' },
+      { flags: '--target <target>', description: 'its target' },
+    ],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      let code = opts.code as string | undefined;
+      let target = opts.target as string | undefined;
+      if (code === undefined && ctx.interactive) {
+        // A pick list of what is dismissed now (for --target, only its dismissals).
+        const dismissed = (await ctx.client.request<Setup>('GET', `${base(course)}/setup`)).data.dismissedChecks.filter(
+          (d) => target === undefined || d.target === target,
+        );
+        if (dismissed.length === 0) return { kind: 'none', note: 'no dismissed checks' };
+        const picked = await ctx.prompt.select(
+          'Undo which dismissal?',
+          dismissed.map((d, i) => ({ name: `${d.code} (${d.target}), dismissed by ${d.by}`, value: String(i) })),
+        );
+        ({ code, target } = dismissed[Number(picked)]!);
+      }
+      code = await ctx.require(code, '--code', 'Check code?');
+      target = await ctx.require(target, '--target', 'Target?');
       const response = await ctx.client.request('DELETE', `${base(course)}/setup/dismiss/${seg(code)}/${seg(target)}`);
       return { kind: 'api', response, rows: (d) => [{ undismissed: `${code} (${target})`, version: (d as Setup).version }] };
     },
@@ -166,10 +181,9 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook grades',
     description: 'Computed grades: one row per student with category and course percentages',
-    args: [courseArg],
-    options: [courseOpt],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const response = await ctx.client.request<{ students: Record<string, unknown>[] }>('GET', `${base(await courseOf(ctx, args, opts))}/grades?limit=1000`);
+    parents: inCourse,
+    handler: async (ctx): Promise<CommandResult> => {
+      const response = await ctx.client.request<{ students: Record<string, unknown>[] }>('GET', `${base(await ctx.parent('course'))}/grades?limit=1000`);
       const first = response.data.students[0] as { categories?: { categoryId: string; name: string }[] } | undefined;
       const cats = first?.categories ?? [];
       return {
@@ -198,12 +212,11 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook mine',
     description: 'Your own grades in a course (students; released grades only)',
-    args: [courseArg],
-    options: [courseOpt],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
+    parents: inCourse,
+    handler: async (ctx): Promise<CommandResult> => {
       const response = await ctx.client.request<{ categories: { name: string; percent: number | null }[]; percent: number | null; letter: string | null }>(
         'GET',
-        `${base(await courseOf(ctx, args, opts))}/me`,
+        `${base(await ctx.parent('course'))}/me`,
       );
       const d = response.data;
       return {
@@ -219,10 +232,7 @@ export const gradebookCommands = defineCommands([
   ...(['set', 'clear'] as const).map((verb) => ({
     name: `gradebook final ${verb}`,
     description: verb === 'set' ? "Override a student's final letter and/or percent" : "Clear a student's final-grade override",
-    args: [
-      { name: '<courseId>', description: 'course id' },
-      { name: '<studentId>', description: 'student id' },
-    ],
+    parents: inCourseForStudent,
     options: [
       { flags: '--reason <text>', description: 'why (kept in the history)' },
       ...(verb === 'set'
@@ -233,18 +243,20 @@ export const gradebookCommands = defineCommands([
         : []),
       { flags: '--expected-version <n>', description: 'fail with conflict unless the override is at this version (default: the current one)' },
     ],
-    handler: async (ctx: CommandContext, [course, student]: string[], opts: Record<string, unknown>): Promise<CommandResult> => {
+    handler: async (ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      const student = await ctx.parent('user');
       let percent = numberOption(opts.percent, '--percent');
       let letter = opts.letter as string | undefined;
       if (verb === 'set' && letter === undefined && percent === undefined) {
         if (!ctx.interactive) throw new UsageError('give --letter and/or --percent (or use gradebook final clear)');
-        ({ letter, percent } = await askFinalGrade(ctx, course!, student!));
+        ({ letter, percent } = await askFinalGrade(ctx, course, student));
       }
       // Allowed (extra credit can take a grade past 100), but rarely meant.
       if (percent !== undefined && percent > 100) ctx.note(`note: the final percent ${percent} is above 100`);
-      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?');
+      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?', VALIDATE.overrideReason);
       let expectedVersion = numberOption(opts.expectedVersion, '--expected-version');
-      const path = `${base(course!)}/students/${seg(student!)}/final`;
+      const path = `${base(course)}/students/${seg(student)}/final`;
       if (expectedVersion === undefined) {
         const history = (await ctx.client.request<{ version: number }[]>('GET', `${path}/history`)).data;
         expectedVersion = history.length === 0 ? 0 : Math.max(...history.map((h) => h.version));
@@ -259,13 +271,10 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook final history',
     description: "Every change to a student's override, oldest first",
-    args: [
-      { name: '<courseId>', description: 'course id' },
-      { name: '<studentId>', description: 'student id' },
-    ],
-    handler: async (ctx, [course, student]): Promise<CommandResult> => ({
+    parents: inCourseForStudent,
+    handler: async (ctx): Promise<CommandResult> => ({
       kind: 'api',
-      response: await ctx.client.request('GET', `${base(course!)}/students/${seg(student!)}/final/history`),
+      response: await ctx.client.request('GET', `${base(await ctx.parent('course'))}/students/${seg(await ctx.parent('user'))}/final/history`),
       columns: [
         { key: 'version', header: 'V' },
         { key: 'at', header: 'AT' },
@@ -279,9 +288,8 @@ export const gradebookCommands = defineCommands([
   {
     name: 'gradebook export',
     description: 'The gradebook as CSV (RFC 4180, UTF-8, CRLF) on stdout or --out FILE',
-    args: [courseArg],
+    parents: inCourse,
     options: [
-      courseOpt,
       { flags: '--out <file>', description: 'write the CSV to this file' },
       {
         flags: '--layout <layout>',
@@ -289,8 +297,8 @@ export const gradebookCommands = defineCommands([
       },
       { flags: '--bom', description: 'start with a UTF-8 byte-order mark, for spreadsheet programs that need one to read accents right' },
     ],
-    handler: async (ctx, args, opts): Promise<CommandResult> => {
-      const course = await courseOf(ctx, args, opts);
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
       const query = new URLSearchParams();
       if (opts.layout !== undefined) query.set('layout', String(opts.layout));
       if (opts.bom) query.set('bom', 'true');

@@ -66,7 +66,7 @@ export const COMMAND_GROUPS: GroupDef[] = [
   },
   {
     name: 'gradebook categories',
-    description: "A course's gradebook categories: list, add, update, remove",
+    description: "A course's gradebook categories: list, create, update, delete",
     help: `Every category field and its limits: ${SETUP_DOC}`,
   },
   { name: 'gradebook scheme', description: "A course's letter scheme", help: `The scheme's fields and limits: ${SETUP_DOC}` },

@@ -1,5 +1,5 @@
 import { type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
-import { requireId, VALIDATE } from '../cli/prompt.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const columns = [
@@ -14,13 +14,13 @@ export const lessonsCommands = defineCommands([
   {
     name: 'lessons create',
     description: 'Create a draft lesson at the end of a module (prompts for missing values on a terminal)',
+    parents: [{ kind: 'module' }],
     options: [
-      { flags: '--module <moduleId>', description: 'the module' },
       { flags: '--title <title>', description: 'lesson title (1 to 200 characters)' },
       { flags: '--minutes <n>', description: 'expected minutes, a whole number from 1 to 240' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const module = await requireId(ctx, opts.module as string | undefined, '--module', 'module');
+      const module = await ctx.parent('module');
       const title = await ctx.require(opts.title as string | undefined, '--title', 'Lesson title?', VALIDATE.title);
       const minutes = numberOption(await ctx.require(opts.minutes as string | undefined, '--minutes', 'Minutes (1-240)?', VALIDATE.minutes), '--minutes');
       return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/lessons`, { title, minutes }) };
@@ -29,8 +29,12 @@ export const lessonsCommands = defineCommands([
   {
     name: 'lessons list',
     description: "A module's lessons in order",
-    args: [{ name: '<moduleId>', description: 'module id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/modules/${seg(id!)}/lessons`), columns }),
+    parents: [{ kind: 'module', positional: true }],
+    handler: async (ctx): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/modules/${seg(await ctx.parent('module'))}/lessons`),
+      columns,
+    }),
   },
   {
     name: 'lessons show',

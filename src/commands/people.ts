@@ -1,5 +1,6 @@
 import { describeBackend } from '../cli/backend.js';
 import { type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const userColumns = [
@@ -46,7 +47,7 @@ export const peopleCommands = defineCommands([
       { flags: '--admin', description: 'make the user an admin' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const name = await ctx.require(opts.name as string | undefined, '--name', 'Name?');
+      const name = await ctx.require(opts.name as string | undefined, '--name', 'Name?', VALIDATE.personName);
       const body = definedFields({ name, email: opts.email, id: opts.id, admin: opts.admin === true ? true : undefined });
       return { kind: 'api', response: await ctx.client.request('POST', '/users', body) };
     },
@@ -74,32 +75,39 @@ export const peopleCommands = defineCommands([
   {
     name: 'enrollments list',
     description: "List a course's enrollments",
-    args: [{ name: '<courseId>', description: 'course id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', `/courses/${seg(id!)}/enrollments`) }),
+    parents: [{ kind: 'course', positional: true }],
+    handler: async (ctx): Promise<CommandResult> => ({
+      kind: 'api',
+      response: await ctx.client.request('GET', `/courses/${seg(await ctx.parent('course'))}/enrollments`),
+    }),
   },
   {
-    name: 'enrollments add',
+    name: 'enrollments create',
+    aliases: ['add'],
     description: 'Enroll a user in a course (or change their role)',
-    args: [
-      { name: '<courseId>', description: 'course id' },
-      { name: '<userId>', description: 'user id' },
+    parents: [
+      { kind: 'course', positional: true },
+      { kind: 'user', positional: true, pick: 'user', description: 'the user to enroll' },
     ],
     options: [{ flags: '--role <role>', description: 'instructor, reviewer or student', default: 'student' }],
-    handler: async (ctx, [course, user], opts): Promise<CommandResult> => ({
-      kind: 'api',
-      response: await ctx.client.request('POST', `/courses/${seg(course!)}/enrollments`, { userId: user, role: opts.role }),
-    }),
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      const userId = await ctx.parent('user');
+      return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course)}/enrollments`, { userId, role: opts.role }) };
+    },
   },
   {
-    name: 'enrollments remove',
+    name: 'enrollments delete',
+    aliases: ['remove'],
     description: 'Remove a user from a course',
-    args: [
-      { name: '<courseId>', description: 'course id' },
-      { name: '<userId>', description: 'user id' },
+    parents: [
+      { kind: 'course', positional: true },
+      { kind: 'user', positional: true, pick: 'member', description: 'the user to remove' },
     ],
-    handler: async (ctx, [course, user]): Promise<CommandResult> => ({
-      kind: 'api',
-      response: await ctx.client.request('DELETE', `/courses/${seg(course!)}/enrollments/${seg(user!)}`),
-    }),
+    handler: async (ctx): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      const user = await ctx.parent('user');
+      return { kind: 'api', response: await ctx.client.request('DELETE', `/courses/${seg(course)}/enrollments/${seg(user)}`) };
+    },
   },
 ]);

@@ -1,5 +1,6 @@
 import chalk from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
+import type { ParentDef } from '../cli/parents.js';
 import type { ReadinessReportValue } from '../schemas/readiness.js';
 
 /** The readiness report as the API answers it (its schema's type). */
@@ -45,7 +46,8 @@ export function describeReport(r: Report, color: boolean): string {
   return out.join('\n') + '\n';
 }
 
-const courseArg = { name: '<courseId>', description: 'course id' };
+/** Readiness is a course's (the positional course id of 0.1 still works, with a note). */
+const inCourse: ParentDef[] = [{ kind: 'course', positional: true }];
 
 async function itemOf(ctx: CommandContext, course: string, given: string | undefined, filter: (i: Item) => boolean, question: string): Promise<string> {
   if (given) return given;
@@ -63,53 +65,55 @@ export const readinessCommands = defineCommands([
   {
     name: 'readiness show',
     description: 'Readiness against the course rubric: statuses, what blocks publishing, and fixes',
-    args: [courseArg],
-    handler: async (ctx, [course]): Promise<CommandResult> => {
-      const response = await ctx.client.request<Report>('GET', `/courses/${seg(course!)}/readiness`);
+    parents: inCourse,
+    handler: async (ctx): Promise<CommandResult> => {
+      const response = await ctx.client.request<Report>('GET', `/courses/${seg(await ctx.parent('course'))}/readiness`);
       return { kind: 'text', text: describeReport(response.data, ctx.color), json: response.text };
     },
   },
   {
     name: 'readiness attest',
     description: 'Attest a rubric item (on a terminal without --item: pick from the pending items)',
-    args: [courseArg],
+    parents: inCourse,
     options: [
       { flags: '--item <itemId>', description: 'the item (e.g. 1.3)' },
       { flags: '--note <text>', description: 'why it is met (required for an automatic item that is not met)' },
     ],
-    handler: async (ctx, [course], opts): Promise<CommandResult> => {
-      const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course!)}/readiness`)).data;
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`)).data;
       const item = await itemOf(
         ctx,
-        course!,
+        course,
         opts.item as string | undefined,
         (i) => ['pending', 'not-met', 'likely-met', 'likely-not-met'].includes(i.status),
         'Attest which item?',
       );
       const body: Record<string, string> = { rubricId: report.rubricId };
       if (opts.note !== undefined) body.note = String(opts.note);
-      const response = await ctx.client.request<Report>('PUT', `/courses/${seg(course!)}/readiness/items/${seg(item)}/attestation`, body);
+      const response = await ctx.client.request<Report>('PUT', `/courses/${seg(course)}/readiness/items/${seg(item)}/attestation`, body);
       return { kind: 'text', text: describeReport(response.data, false), json: response.text };
     },
   },
   {
     name: 'readiness withdraw',
     description: 'Withdraw an attestation',
-    args: [courseArg],
+    parents: inCourse,
     options: [{ flags: '--item <itemId>', description: 'the item' }],
-    handler: async (ctx, [course], opts): Promise<CommandResult> => {
-      const item = await itemOf(ctx, course!, opts.item as string | undefined, (i) => i.attestation !== null, 'Withdraw which attestation?');
-      const response = await ctx.client.request<Report>('DELETE', `/courses/${seg(course!)}/readiness/items/${seg(item)}/attestation`);
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      const item = await itemOf(ctx, course, opts.item as string | undefined, (i) => i.attestation !== null, 'Withdraw which attestation?');
+      const response = await ctx.client.request<Report>('DELETE', `/courses/${seg(course)}/readiness/items/${seg(item)}/attestation`);
       return { kind: 'text', text: describeReport(response.data, false), json: response.text };
     },
   },
   {
     name: 'readiness findings list',
     description: "The course's AI findings",
-    args: [courseArg],
-    handler: async (ctx, [course]): Promise<CommandResult> => ({
+    parents: inCourse,
+    handler: async (ctx): Promise<CommandResult> => ({
       kind: 'api',
-      response: await ctx.client.request('GET', `/courses/${seg(course!)}/readiness/findings`),
+      response: await ctx.client.request('GET', `/courses/${seg(await ctx.parent('course'))}/readiness/findings`),
       columns: [
         { key: 'itemId', header: 'ITEM' },
         { key: 'verdict', header: 'VERDICT' },
@@ -122,14 +126,15 @@ export const readinessCommands = defineCommands([
   {
     name: 'readiness findings review',
     description: 'Accept or reject an AI finding',
-    args: [courseArg],
+    parents: inCourse,
     options: [
       { flags: '--item <itemId>', description: 'the item the finding is about' },
       { flags: '--accept', description: 'accept the finding' },
       { flags: '--reject', description: 'reject the finding' },
     ],
-    handler: async (ctx, [course], opts): Promise<CommandResult> => {
-      const item = await itemOf(ctx, course!, opts.item as string | undefined, (i) => i.finding?.state === 'draft', 'Review which finding?');
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const course = await ctx.parent('course');
+      const item = await itemOf(ctx, course, opts.item as string | undefined, (i) => i.finding?.state === 'draft', 'Review which finding?');
       let decision: 'accept' | 'reject';
       if (opts.accept && opts.reject) throw new UsageError('give --accept or --reject, not both');
       if (opts.accept) decision = 'accept';
@@ -140,13 +145,13 @@ export const readinessCommands = defineCommands([
           { name: 'reject', value: 'reject' },
         ]);
       else throw new UsageError('missing --accept or --reject');
-      return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course!)}/readiness/items/${seg(item)}/finding/review`, { decision }) };
+      return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course)}/readiness/items/${seg(item)}/finding/review`, { decision }) };
     },
   },
   {
     name: 'courses publish',
     description: 'Publish a course (refused with not-ready while readiness blocks it)',
-    args: [courseArg],
+    args: [{ name: '<courseId>', description: 'course id' }],
     handler: async (ctx, [course]): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course!)}/publish`) }),
   },
 ]);

@@ -7,7 +7,8 @@ export const reportingLinesCommands = defineCommands([
     handler: async (ctx): Promise<CommandResult> => ({ kind: 'api', response: await ctx.client.request('GET', '/reporting-lines') }),
   },
   {
-    name: 'reporting-lines add',
+    name: 'reporting-lines create',
+    aliases: ['add'],
     description: 'Add a line: REPORT reports to MANAGER',
     args: [
       { name: '<managerId>', description: 'the manager' },
@@ -19,7 +20,8 @@ export const reportingLinesCommands = defineCommands([
     }),
   },
   {
-    name: 'reporting-lines remove',
+    name: 'reporting-lines delete',
+    aliases: ['remove'],
     description: 'Remove a line',
     args: [
       { name: '<managerId>', description: 'the manager' },

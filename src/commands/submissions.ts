@@ -1,4 +1,5 @@
-import { type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -13,34 +14,46 @@ const columns = [
   },
 ];
 
+/** On a terminal: the one field the assignment's submission type takes, checked as it is typed. */
+async function askWork(ctx: CommandContext, assignment: string): Promise<Record<string, string>> {
+  const { submissionType } = (await ctx.client.request<{ submissionType: 'text' | 'file' | 'link' }>('GET', `/assignments/${seg(assignment)}`)).data;
+  if (submissionType === 'link') return { link: await ctx.prompt.input('Link to your work (http or https)?', { validate: VALIDATE.url }) };
+  if (submissionType === 'file') return { fileId: await ctx.require(undefined, '--file-id', 'Uploaded file id?') };
+  return { text: await ctx.require(undefined, '--text', 'Your answer?') };
+}
+
 export const submissionsCommands = defineCommands([
   {
     name: 'submissions create',
-    description: 'Submit work to an assignment (give the field its type takes: --text, --file-id or --link)',
-    args: [{ name: '<assignmentId>', description: 'assignment id' }],
+    description: 'Submit work to an assignment (give the field its type takes: --text, --file-id or --link; asked for on a terminal)',
+    parents: [{ kind: 'assignment', positional: true }],
     options: [
       { flags: '--text <text>', description: 'the answer, for text assignments' },
       { flags: '--text-file <file>', description: "read the answer from a file ('-' for stdin)" },
       { flags: '--file-id <id>', description: 'an uploaded file id, for file assignments' },
       { flags: '--link <url>', description: 'an http(s) link, for link assignments' },
     ],
-    handler: async (ctx, [id], opts): Promise<CommandResult> => {
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      const assignment = await ctx.parent('assignment');
       const body: Record<string, string> = {};
       if (opts.text !== undefined) body.text = String(opts.text);
       if (opts.textFile !== undefined) body.text = await ctx.readText(String(opts.textFile));
       if (opts.fileId !== undefined) body.fileId = String(opts.fileId);
       if (opts.link !== undefined) body.link = String(opts.link);
-      if (Object.keys(body).length === 0) throw new UsageError('give --text, --text-file, --file-id or --link');
-      return { kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(id!)}/submissions`, body) };
+      if (Object.keys(body).length === 0) {
+        if (!ctx.interactive) throw new UsageError('give --text, --text-file, --file-id or --link');
+        Object.assign(body, await askWork(ctx, assignment));
+      }
+      return { kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(assignment)}/submissions`, body) };
     },
   },
   {
     name: 'submissions list',
     description: "An assignment's submissions (students see their own)",
-    args: [{ name: '<assignmentId>', description: 'assignment id' }],
-    handler: async (ctx, [id]): Promise<CommandResult> => ({
+    parents: [{ kind: 'assignment', positional: true }],
+    handler: async (ctx): Promise<CommandResult> => ({
       kind: 'api',
-      response: await ctx.client.request('GET', `/assignments/${seg(id!)}/submissions`),
+      response: await ctx.client.request('GET', `/assignments/${seg(await ctx.parent('assignment'))}/submissions`),
       columns,
     }),
   },

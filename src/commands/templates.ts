@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
+import { VALIDATE } from '../cli/prompt.js';
 import { checkTemplatePatch, unknownWhereFields } from '../domain/templates/bulk.js';
 import { diffText, templateDiff } from '../domain/templates/diff.js';
 import { buildPatch, matches, parseAssignment } from '../domain/templates/templates.js';
@@ -101,7 +102,9 @@ export const templatesCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const body =
-        opts.file !== undefined ? await patchFile(ctx, opts.file) : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?') };
+        opts.file !== undefined
+          ? await patchFile(ctx, opts.file)
+          : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?', VALIDATE.templateName) };
       return { kind: 'api', response: await ctx.client.request('POST', '/templates', body), columns };
     },
   },
@@ -224,7 +227,7 @@ export const templatesCommands = defineCommands([
       { flags: '--description <text>', description: 'course description' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?', VALIDATE.title);
       const body = definedFields({ title, id: opts.id, description: opts.description });
       return { kind: 'api', response: await ctx.client.request('POST', `/templates/${seg(id!)}/courses`, body) };
     },

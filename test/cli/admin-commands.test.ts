@@ -155,83 +155,93 @@ describe('users update', () => {
 
 describe('enrollments list', () => {
   it("lists the course's enrollments as TSV; reviewers may read them", async () => {
-    const res = await shared.run(['enrollments', 'list', COURSE]);
+    const res = await shared.run(['enrollments', 'list', '--course', COURSE]);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(27);
     expect(lines.slice(0, 3)).toEqual([`${COURSE}\tusr_instructor\tinstructor`, `${COURSE}\tusr_reviewer\treviewer`, `${COURSE}\tusr_s01\tstudent`]);
-    expect(await shared.ok(['--as', 'usr_reviewer', 'enrollments', 'list', COURSE])).toBe(res.stdout);
+    expect(await shared.ok(['--as', 'usr_reviewer', 'enrollments', 'list', '--course', COURSE])).toBe(res.stdout);
   });
 
   it('an unknown course exits 5; a student exits 4', async () => {
-    expect(await shared.run(['enrollments', 'list', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
-    expect(await shared.run(['--as', 'usr_s01', 'enrollments', 'list', COURSE])).toMatchObject({
+    expect(await shared.run(['enrollments', 'list', '--course', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
+    expect(await shared.run(['--as', 'usr_s01', 'enrollments', 'list', '--course', COURSE])).toMatchObject({
       code: 4,
       stderr: "error (forbidden): Only the course's instructors, reviewers and admins may do this.\n",
     });
   });
 });
 
-describe('enrollments add', () => {
+describe('enrollments create', () => {
   it('enrolls a user (student by default), or changes their role; instructors may', async () => {
     await writes.ok(['users', 'create', '--name', 'Enrollee', '--id', 'usr_enr']);
-    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_enr'])).toMatchObject({
+    expect(await writes.run(['enrollments', 'create', '--course', COURSE, '--user', 'usr_enr'])).toMatchObject({
       code: 0,
       stdout: `courseId\t${COURSE}\nuserId\tusr_enr\nrole\tstudent\n`,
     });
-    expect(await writes.ok(['--as', 'usr_instructor', 'enrollments', 'add', COURSE, 'usr_enr', '--role', 'reviewer'])).toContain('\nrole\treviewer\n');
-    expect(await writes.ok(['enrollments', 'list', COURSE])).toContain(`${COURSE}\tusr_enr\treviewer\n`);
+    expect(await writes.ok(['--as', 'usr_instructor', 'enrollments', 'create', '--course', COURSE, '--user', 'usr_enr', '--role', 'reviewer'])).toContain(
+      '\nrole\treviewer\n',
+    );
+    expect(await writes.ok(['enrollments', 'list', '--course', COURSE])).toContain(`${COURSE}\tusr_enr\treviewer\n`);
   });
 
   it('an unknown role is invalid naming the field (exit 3)', async () => {
-    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_s01', '--role', 'boss'])).toMatchObject({
+    expect(await writes.run(['enrollments', 'create', '--course', COURSE, '--user', 'usr_s01', '--role', 'boss'])).toMatchObject({
       code: 3,
       stderr: 'error (invalid): role: must be one of "instructor", "reviewer", "student"\n',
     });
   });
 
   it('an unknown user or course exits 5; a student or reviewer enrolling exits 4', async () => {
-    expect(await writes.run(['enrollments', 'add', COURSE, 'usr_nope'])).toMatchObject({
+    expect(await writes.run(['enrollments', 'create', '--course', COURSE, '--user', 'usr_nope'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): User "usr_nope" was not found.\n',
     });
-    expect(await writes.run(['enrollments', 'add', 'crs_nope', 'usr_s01'])).toMatchObject({
+    expect(await writes.run(['enrollments', 'create', '--course', 'crs_nope', '--user', 'usr_s01'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Course "crs_nope" was not found.\n',
     });
     const forbidden = "error (forbidden): Only the course's instructors and admins may do this.\n";
-    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'add', COURSE, 'usr_s01', '--role', 'instructor'])).toMatchObject({
+    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'create', '--course', COURSE, '--user', 'usr_s01', '--role', 'instructor'])).toMatchObject({
       code: 4,
       stderr: forbidden,
     });
-    expect(await writes.run(['--as', 'usr_reviewer', 'enrollments', 'add', COURSE, 'usr_manager'])).toMatchObject({ code: 4, stderr: forbidden });
+    expect(await writes.run(['--as', 'usr_reviewer', 'enrollments', 'create', '--course', COURSE, '--user', 'usr_manager'])).toMatchObject({
+      code: 4,
+      stderr: forbidden,
+    });
   });
 
-  it('without the user argument: a usage error naming it (exit 2)', async () => {
-    const res = await writes.run(['enrollments', 'add', COURSE]);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: missing required argument 'userId'\n/);
+  it('without --user: a usage error naming it (exit 2)', async () => {
+    expect(await writes.run(['enrollments', 'create', '--course', COURSE])).toEqual({ code: 2, stdout: '', stderr: 'error: missing --user\n' });
   });
 });
 
-describe('enrollments remove', () => {
+describe('enrollments delete', () => {
   it('removes an enrollment', async () => {
     await writes.ok(['users', 'create', '--name', 'Leaver', '--id', 'usr_leaver']);
-    await writes.ok(['enrollments', 'add', COURSE, 'usr_leaver']);
-    expect(await writes.run(['enrollments', 'remove', COURSE, 'usr_leaver'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
-    expect(await writes.ok(['enrollments', 'list', COURSE])).not.toContain('usr_leaver');
+    await writes.ok(['enrollments', 'create', '--course', COURSE, '--user', 'usr_leaver']);
+    expect(await writes.run(['enrollments', 'delete', '--course', COURSE, '--user', 'usr_leaver'])).toMatchObject({
+      code: 0,
+      stdout: 'ok\ttrue\n',
+      stderr: '',
+    });
+    expect(await writes.ok(['enrollments', 'list', '--course', COURSE])).not.toContain('usr_leaver');
   });
 
   it('a user who is not enrolled exits 5; a student removing another exits 4', async () => {
-    expect(await writes.run(['enrollments', 'remove', COURSE, 'usr_manager'])).toMatchObject({
+    expect(await writes.run(['enrollments', 'delete', '--course', COURSE, '--user', 'usr_manager'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): User "usr_manager" is not enrolled in this course.\n',
     });
-    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'remove', COURSE, 'usr_s02'])).toMatchObject({
+    expect(await writes.run(['--as', 'usr_s01', 'enrollments', 'delete', '--course', COURSE, '--user', 'usr_s02'])).toMatchObject({
       code: 4,
       stderr: "error (forbidden): Only the course's instructors and admins may do this.\n",
     });
-    expect(await writes.ok(['enrollments', 'list', COURSE])).toContain(`${COURSE}\tusr_s02\tstudent\n`);
+    expect(await writes.ok(['enrollments', 'list', '--course', COURSE])).toContain(`${COURSE}\tusr_s02\tstudent\n`);
   });
 });
 
@@ -363,9 +373,9 @@ describe('reporting-lines list', () => {
   });
 });
 
-describe('reporting-lines add', () => {
+describe('reporting-lines create', () => {
   it('adds a line: REPORT reports to MANAGER', async () => {
-    const res = await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_s03']);
+    const res = await writes.run(['reporting-lines', 'create', 'usr_manager', 'usr_s03']);
     expect(res).toMatchObject({
       code: 0,
       stdout: 'managerId\tusr_manager\nreportId\tusr_s03\ncreatedBy\tusr_admin\ncreatedAt\t2026-11-22T08:30:00.000Z\n',
@@ -374,45 +384,45 @@ describe('reporting-lines add', () => {
   });
 
   it('a duplicate, a self-line or a loop is a conflict naming it (exit 6)', async () => {
-    expect(await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_s01'])).toMatchObject({
+    expect(await writes.run(['reporting-lines', 'create', 'usr_manager', 'usr_s01'])).toMatchObject({
       code: 6,
       stderr: 'error (conflict): usr_s01 already reports to usr_manager.\n',
     });
-    expect(await writes.run(['reporting-lines', 'add', 'usr_s05', 'usr_s05'])).toMatchObject({
+    expect(await writes.run(['reporting-lines', 'create', 'usr_s05', 'usr_s05'])).toMatchObject({
       code: 6,
       stderr: 'error (conflict): usr_s05 cannot report to themself.\n',
     });
-    expect(await writes.run(['reporting-lines', 'add', 'usr_s01', 'usr_manager'])).toMatchObject({
+    expect(await writes.run(['reporting-lines', 'create', 'usr_s01', 'usr_manager'])).toMatchObject({
       code: 6,
       stderr: 'error (conflict): This line would make a loop: usr_s01 -> usr_manager -> usr_s01.\n',
     });
   });
 
   it('an unknown user exits 5; a non-admin exits 4; a missing argument exits 2', async () => {
-    expect(await writes.run(['reporting-lines', 'add', 'usr_manager', 'usr_nope'])).toMatchObject({
+    expect(await writes.run(['reporting-lines', 'create', 'usr_manager', 'usr_nope'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): User "usr_nope" was not found.\n',
     });
-    expect(await writes.run(['--as', 'usr_instructor', 'reporting-lines', 'add', 'usr_manager', 'usr_s04'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
-    const missing = await writes.run(['reporting-lines', 'add', 'usr_manager']);
+    expect(await writes.run(['--as', 'usr_instructor', 'reporting-lines', 'create', 'usr_manager', 'usr_s04'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
+    const missing = await writes.run(['reporting-lines', 'create', 'usr_manager']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: missing required argument 'reportId'\n/);
   });
 });
 
-describe('reporting-lines remove', () => {
+describe('reporting-lines delete', () => {
   it('removes a line', async () => {
-    await writes.ok(['reporting-lines', 'add', 'usr_manager', 'usr_s08']);
-    expect(await writes.run(['reporting-lines', 'remove', 'usr_manager', 'usr_s08'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
+    await writes.ok(['reporting-lines', 'create', 'usr_manager', 'usr_s08']);
+    expect(await writes.run(['reporting-lines', 'delete', 'usr_manager', 'usr_s08'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
     expect(await writes.ok(['reporting-lines', 'list'])).not.toContain('usr_s08');
   });
 
   it('a line that does not exist exits 5; a non-admin exits 4', async () => {
-    expect(await writes.run(['reporting-lines', 'remove', 'usr_manager', 'usr_s09'])).toMatchObject({
+    expect(await writes.run(['reporting-lines', 'delete', 'usr_manager', 'usr_s09'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): usr_s09 does not report to usr_manager.\n',
     });
-    expect(await writes.run(['--as', 'usr_manager', 'reporting-lines', 'remove', 'usr_manager', 'usr_s02'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
+    expect(await writes.run(['--as', 'usr_manager', 'reporting-lines', 'delete', 'usr_manager', 'usr_s02'])).toMatchObject({ code: 4, stderr: ADMINS_ONLY });
     expect(await writes.ok(['reporting-lines', 'list'])).toContain('usr_manager\tusr_s02\t');
   });
 });

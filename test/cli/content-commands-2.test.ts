@@ -18,7 +18,7 @@ describe('blocks list', () => {
   const cb = demoStore();
 
   it("prints a lesson's blocks in order: position, id, type, content (60 chars), AI state", async () => {
-    expect(await cb.run(['blocks', 'list', 'les_01'])).toEqual({
+    expect(await cb.run(['blocks', 'list', '--lesson', 'les_01'])).toEqual({
       code: 0,
       stdout: [
         '0\tblk_001\theading\tWelcome to Data Literacy 101\t',
@@ -29,7 +29,7 @@ describe('blocks list', () => {
       ].join('\n'),
       stderr: '',
     });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_04']))).toEqual([
+    expect(rows(await cb.ok(['blocks', 'list', '--lesson', 'les_04']))).toEqual([
       ['0', 'blk_013', 'heading', 'Spread matters', ''],
       ['1', 'blk_014', 'paragraph', 'Two classes with the same mean can have very different range', ''],
       ['2', 'blk_015', 'embed', 'https://apps.demo.example/spread-explorer', ''],
@@ -39,16 +39,16 @@ describe('blocks list', () => {
   });
 
   it('an unknown lesson is not-found (exit 5); a draft lesson is not-found to a student', async () => {
-    expectError(await cb.run(['blocks', 'list', 'les_nope']), 5, 'error (not-found): Lesson "les_nope" was not found.\n');
-    expectError(await cb.run(['--as', 'usr_s01', 'blocks', 'list', 'les_05']), 5, 'error (not-found): Lesson "les_05" was not found.\n');
+    expectError(await cb.run(['blocks', 'list', '--lesson', 'les_nope']), 5, 'error (not-found): Lesson "les_nope" was not found.\n');
+    expectError(await cb.run(['--as', 'usr_s01', 'blocks', 'list', '--lesson', 'les_05']), 5, 'error (not-found): Lesson "les_05" was not found.\n');
   });
 });
 
-describe('blocks add', () => {
+describe('blocks create', () => {
   const cb = demoStore();
 
   it('adds a block from flags, last or at --position', async () => {
-    const calloutId = (await cb.ok(['blocks', 'add', 'les_05', '--type', 'callout', '--tone', 'warning', '--text', 'Check the axis.'])).trim();
+    const calloutId = (await cb.ok(['blocks', 'create', '--lesson', 'les_05', '--type', 'callout', '--tone', 'warning', '--text', 'Check the axis.'])).trim();
     const callout = fields(await cb.ok(['blocks', 'show', calloutId]));
     expect(callout).toMatchObject({
       lessonId: 'les_05',
@@ -60,9 +60,11 @@ describe('blocks add', () => {
       text: 'Check the axis.',
       updatedAt: CLI_NOW,
     });
-    const list = JSON.parse(await cb.ok(['--json', 'blocks', 'add', 'les_05', '--type', 'list', '--item', 'Zero', 'Scale', '--ordered', '--position', '0']));
+    const list = JSON.parse(
+      await cb.ok(['--json', 'blocks', 'create', '--lesson', 'les_05', '--type', 'list', '--item', 'Zero', 'Scale', '--ordered', '--position', '0']),
+    );
     expect(list).toMatchObject({ type: 'list', items: ['Zero', 'Scale'], ordered: true, position: 0 });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_05'])).map((r) => r.slice(0, 3))).toEqual([
+    expect(rows(await cb.ok(['blocks', 'list', '--lesson', 'les_05'])).map((r) => r.slice(0, 3))).toEqual([
       ['0', list.id, 'list'],
       ['1', 'blk_018', 'heading'],
       ['2', 'blk_019', 'paragraph'],
@@ -72,7 +74,7 @@ describe('blocks add', () => {
   });
 
   it('adds a block from --file (stdin); with provenance it is an AI draft', async () => {
-    const res = await cb.run(['--json', 'blocks', 'add', 'les_03', '--file', '-'], {
+    const res = await cb.run(['--json', 'blocks', 'create', '--lesson', 'les_03', '--file', '-'], {
       input: JSON.stringify({ type: 'paragraph', text: 'Try the median first.', provenance: PROVENANCE }),
     });
     expect(res.code).toBe(0);
@@ -87,20 +89,20 @@ describe('blocks add', () => {
   });
 
   it('neither --type nor --file is a usage error (exit 2) naming both', async () => {
-    expectError(await cb.run(['blocks', 'add', 'les_05']), 2, 'error: give --file or --type (with its fields)\n');
+    expectError(await cb.run(['blocks', 'create', '--lesson', 'les_05']), 2, 'error: give --file or --type (with its fields)\n');
   });
 
   it('a --level that is not a number is a usage error (exit 2); --file that is not JSON too', async () => {
     expectError(
-      await cb.run(['blocks', 'add', 'les_05', '--type', 'heading', '--text', 'X', '--level', 'two']),
+      await cb.run(['blocks', 'create', '--lesson', 'les_05', '--type', 'heading', '--text', 'X', '--level', 'two']),
       2,
       'error: --level must be a number (got "two")\n',
     );
-    expectError(await cb.run(['blocks', 'add', 'les_05', '--file', '-'], { input: 'heading: X' }), 2, /^error: - is not valid JSON: /);
+    expectError(await cb.run(['blocks', 'create', '--lesson', 'les_05', '--file', '-'], { input: 'heading: X' }), 2, /^error: - is not valid JSON: /);
   });
 
   it('content the block type does not allow is invalid (exit 3), naming the field', async () => {
-    const add = (...flags: string[]) => cb.run(['blocks', 'add', 'les_05', ...flags]);
+    const add = (...flags: string[]) => cb.run(['blocks', 'create', '--lesson', 'les_05', ...flags]);
     expectError(await add('--type', 'heading', '--text', 'X'), 3, 'error (invalid): level: is required\n');
     expectError(await add('--type', 'heading', '--text', 'X', '--level', '9'), 3, 'error (invalid): level: must be <= 6\n');
     expectError(await add('--type', 'banner', '--text', 'X'), 3, 'error (invalid): type: is not one of the allowed values\n');
@@ -110,26 +112,26 @@ describe('blocks add', () => {
   });
 
   it('an unknown lesson is not-found (exit 5); a student may not add blocks (exit 4)', async () => {
-    expectError(await cb.run(['blocks', 'add', 'les_nope', '--type', 'divider']), 5, 'error (not-found): Lesson "les_nope" was not found.\n');
-    expectError(await cb.run(['--as', 'usr_s01', 'blocks', 'add', 'les_01', '--type', 'divider']), 4, FORBIDDEN_WRITE);
+    expectError(await cb.run(['blocks', 'create', '--lesson', 'les_nope', '--type', 'divider']), 5, 'error (not-found): Lesson "les_nope" was not found.\n');
+    expectError(await cb.run(['--as', 'usr_s01', 'blocks', 'create', '--lesson', 'les_01', '--type', 'divider']), 4, FORBIDDEN_WRITE);
   });
 
   it('--json prints the same block that blocks show prints (no assignmentId)', async () => {
-    const added = await cb.run(['--json', 'blocks', 'add', 'les_02', '--type', 'divider']);
+    const added = await cb.run(['--json', 'blocks', 'create', '--lesson', 'les_02', '--type', 'divider']);
     const id = JSON.parse(added.stdout).id as string;
     expect(added.stdout).toBe((await cb.run(['--json', 'blocks', 'show', id])).stdout);
   });
 
   it('--file with JSON null and --position is invalid (exit 3), not a crash', async () => {
     expectError(
-      await cb.run(['blocks', 'add', 'les_01', '--file', '-', '--position', '0'], { input: 'null' }),
+      await cb.run(['blocks', 'create', '--lesson', 'les_01', '--file', '-', '--position', '0'], { input: 'null' }),
       3,
       'error (invalid): (root): must be an object, not null\n',
     );
   });
 
   it('a --file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
-    expectFileError(await cb.run(['blocks', 'add', 'les_01', '--file', MISSING_FILE]), MISSING_FILE);
+    expectFileError(await cb.run(['blocks', 'create', '--lesson', 'les_01', '--file', MISSING_FILE]), MISSING_FILE);
   });
 });
 
@@ -226,7 +228,7 @@ describe('blocks move', () => {
     const res = await cb.run(['blocks', 'move', 'blk_008', '0']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'blk_008', lessonId: 'les_02', position: '0', type: 'code', updatedAt: '2026-08-02T10:00:00.000Z' });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_02'])).map((r) => r.slice(0, 2))).toEqual([
+    expect(rows(await cb.ok(['blocks', 'list', '--lesson', 'les_02'])).map((r) => r.slice(0, 2))).toEqual([
       ['0', 'blk_008'],
       ['1', 'blk_005'],
       ['2', 'blk_006'],
@@ -257,7 +259,7 @@ describe('blocks delete', () => {
 
   it('--yes deletes the block and the gap closes', async () => {
     expect(await cb.run(['blocks', 'delete', 'blk_010', '--yes'])).toEqual({ code: 0, stdout: 'ok\ttrue\nid\tblk_010\n', stderr: '' });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_03'])).map((r) => r.slice(0, 2))).toEqual([
+    expect(rows(await cb.ok(['blocks', 'list', '--lesson', 'les_03'])).map((r) => r.slice(0, 2))).toEqual([
       ['0', 'blk_009'],
       ['1', 'blk_011'],
       ['2', 'blk_012'],
@@ -292,7 +294,9 @@ describe('blocks review', () => {
   const cb = demoStore();
   const aiDraft = async (text: string) =>
     JSON.parse(
-      await cb.ok(['--json', 'blocks', 'add', 'les_03', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text, provenance: PROVENANCE }) }),
+      await cb.ok(['--json', 'blocks', 'create', '--lesson', 'les_03', '--file', '-'], {
+        input: JSON.stringify({ type: 'paragraph', text, provenance: PROVENANCE }),
+      }),
     ).id as string;
 
   it('--accept keeps the AI content (aiState accepted)', async () => {
@@ -304,7 +308,7 @@ describe('blocks review', () => {
       aiState: 'accepted',
       text: 'Try it: drag the slider until the standard deviation doubles, and watch the histogram widen.',
     });
-    expect(rows(await cb.ok(['blocks', 'list', 'les_04']))[4]).toEqual([
+    expect(rows(await cb.ok(['blocks', 'list', '--lesson', 'les_04']))[4]).toEqual([
       '4',
       'blk_017',
       'paragraph',
@@ -370,17 +374,21 @@ describe('assignments list', () => {
 
   it('prints the course assignments in course order; students see published ones only', async () => {
     const draft = await draftAssignment(cb, 'Draft chart');
-    const admin = await cb.run(['assignments', 'list', 'crs_data101']);
+    const admin = await cb.run(['assignments', 'list', '--course', 'crs_data101']);
     expect(admin.code).toBe(0);
     // Created without --category: in the setup's first category (cat_quiz, position 0).
     expect(rows(admin.stdout)).toEqual([...DEMO_ASSIGNMENTS, [draft, 'Draft chart', 'draft', '10', '', 'cat_quiz']]);
     // #14: asg_07 is published but sits in the draft module mod_03, so students do not see it.
-    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101']))).toEqual(DEMO_ASSIGNMENTS.filter((r) => r[0] !== 'asg_07'));
+    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', '--course', 'crs_data101']))).toEqual(DEMO_ASSIGNMENTS.filter((r) => r[0] !== 'asg_07'));
   });
 
   it('an unknown course, or one the user is not enrolled in, is not-found (exit 5)', async () => {
-    expectError(await cb.run(['assignments', 'list', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
-    expectError(await cb.run(['--as', 'usr_manager', 'assignments', 'list', 'crs_data101']), 5, 'error (not-found): Course "crs_data101" was not found.\n');
+    expectError(await cb.run(['assignments', 'list', '--course', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
+    expectError(
+      await cb.run(['--as', 'usr_manager', 'assignments', 'list', '--course', 'crs_data101']),
+      5,
+      'error (not-found): Course "crs_data101" was not found.\n',
+    );
   });
 });
 
@@ -472,10 +480,11 @@ describe('assignments create', () => {
     ]);
   });
 
-  it('on a terminal prompts for the module, title and points', async () => {
-    const { prompter, options } = interactive(['mod_02', 'Quiz: median', '15']);
+  it('on a terminal offers the courses and their modules, then asks for the title and points', async () => {
+    const { prompter, options } = interactive(['crs_data101', 'mod_02', 'Quiz: median', '15']);
     const res = await cb.run(['assignments', 'create'], options);
-    expect(prompter.asked).toEqual(['Module id?', 'Title?', 'Points?']);
+    expect(prompter.asked).toEqual(['Which course?', 'Which module?', 'Title?', 'Points?']);
+    expect(prompter.offered[1]).toEqual(['1. Finding and cleaning data (mod_01)', '2. Summarising data (mod_02)', '3. Telling the story (mod_03)']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Created assignment asg_[a-z0-9]+ "Quiz: median"\n$/);
     expect(JSON.parse(await cb.ok(['--json', 'assignments', 'show', res.stdout.match(/asg_[a-z0-9]+/)![0]]))).toMatchObject({ points: 15, moduleId: 'mod_02' });
@@ -580,7 +589,7 @@ describe('assignments update', () => {
       3,
       /^error \(invalid\): instructions\[0\]\.id: /,
     );
-    expect(rows(await cb.ok(['assignments', 'list', 'crs_data101']))[1]).toEqual(DEMO_ASSIGNMENTS[1]);
+    expect(rows(await cb.ok(['assignments', 'list', '--course', 'crs_data101']))[1]).toEqual(DEMO_ASSIGNMENTS[1]);
   });
 
   it('an unknown assignment is not-found (exit 5); a student may not change it (exit 4)', async () => {
@@ -627,7 +636,7 @@ describe('assignments unpublish', () => {
     const res = await cb.run(['assignments', 'unpublish', 'asg_07']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'asg_07', status: 'draft', publishedAt: '' });
-    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', 'crs_data101'])).map((r) => r[0])).toEqual([
+    expect(rows(await cb.ok(['--as', 'usr_s01', 'assignments', 'list', '--course', 'crs_data101'])).map((r) => r[0])).toEqual([
       'asg_01',
       'asg_02',
       'asg_03',
@@ -658,7 +667,7 @@ describe('submissions create', () => {
   const cb = demoStore();
 
   it('a student submits the field the assignment takes; attempts count up', async () => {
-    const res = await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_03', '--text', 'The median, because of the outlier.']);
+    const res = await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--text', 'The median, because of the outlier.']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^sub_[a-z0-9]+\n$/);
     const sub = JSON.parse(await cb.ok(['--as', 'usr_s01', '--json', 'submissions', 'show', res.stdout.trim()]));
@@ -674,34 +683,46 @@ describe('submissions create', () => {
       submittedAt: CLI_NOW,
       grade: null,
     });
-    const again = await cb.run(['--as', 'usr_s01', '--json', 'submissions', 'create', 'asg_03', '--text-file', '-'], { input: 'Second try.' });
+    const again = await cb.run(['--as', 'usr_s01', '--json', 'submissions', 'create', '--assignment', 'asg_03', '--text-file', '-'], { input: 'Second try.' });
     expect(JSON.parse(again.stdout)).toMatchObject({ attempt: 3, text: 'Second try.' });
-    const link = await cb.run(['--as', 'usr_s02', '--json', 'submissions', 'create', 'asg_02', '--link', 'https://sheets.example/clean']);
+    const link = await cb.run(['--as', 'usr_s02', '--json', 'submissions', 'create', '--assignment', 'asg_02', '--link', 'https://sheets.example/clean']);
     expect(JSON.parse(link.stdout)).toMatchObject({ studentId: 'usr_s02', link: 'https://sheets.example/clean', text: null });
   });
 
   it('no answer at all is a usage error (exit 2) naming the flags', async () => {
-    expectError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_03']), 2, 'error: give --text, --text-file, --file-id or --link\n');
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03']),
+      2,
+      'error: give --text, --text-file, --file-id or --link\n',
+    );
   });
 
   it('the wrong field for the assignment, or a bad value, is invalid (exit 3), naming the field', async () => {
     expectError(
-      await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_03', '--link', 'https://x.example']),
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--link', 'https://x.example']),
       3,
       'error (invalid): 2 problems in the request.\n  text: is required: the assignment takes text submissions\n  link: is not accepted: the assignment takes text submissions (text)\n',
     );
     expectError(
-      await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_02', '--link', 'ftp://x.example']),
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_02', '--link', 'ftp://x.example']),
       3,
       'error (invalid): link: must be an http or https URL\n',
     );
-    expectError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_03', '--text', '']), 3, 'error (invalid): text: must not be empty\n');
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--text', '']),
+      3,
+      'error (invalid): text: must not be empty\n',
+    );
   });
 
   it('only students submit: an admin or an instructor is forbidden (exit 4)', async () => {
-    expectError(await cb.run(['submissions', 'create', 'asg_03', '--text', 'X']), 4, 'error (forbidden): Only students enrolled in the course may do this.\n');
     expectError(
-      await cb.run(['--as', 'usr_instructor', 'submissions', 'create', 'asg_03', '--text', 'X']),
+      await cb.run(['submissions', 'create', '--assignment', 'asg_03', '--text', 'X']),
+      4,
+      'error (forbidden): Only students enrolled in the course may do this.\n',
+    );
+    expectError(
+      await cb.run(['--as', 'usr_instructor', 'submissions', 'create', '--assignment', 'asg_03', '--text', 'X']),
       4,
       'error (forbidden): Only students enrolled in the course may do this.\n',
     );
@@ -709,20 +730,20 @@ describe('submissions create', () => {
 
   it('an unknown assignment, or a draft, is not-found to the student (exit 5)', async () => {
     expectError(
-      await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_nope', '--text', 'X']),
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_nope', '--text', 'X']),
       5,
       'error (not-found): Assignment "asg_nope" was not found.\n',
     );
     const draft = await draftAssignment(cb, 'Not yet open');
     expectError(
-      await cb.run(['--as', 'usr_s01', 'submissions', 'create', draft, '--text', 'X']),
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', draft, '--text', 'X']),
       5,
       `error (not-found): Assignment "${draft}" was not found.\n`,
     );
   });
 
   it('a --text-file that does not exist is a usage error naming it (exit 2), not a crash', async () => {
-    expectFileError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', 'asg_03', '--text-file', MISSING_FILE]), MISSING_FILE);
+    expectFileError(await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--text-file', MISSING_FILE]), MISSING_FILE);
   });
 });
 
@@ -730,28 +751,28 @@ describe('submissions list', () => {
   const cb = demoStore();
 
   it('staff see every submission with its score; a student sees only their own', async () => {
-    const all = rows(await cb.ok(['submissions', 'list', 'asg_05']));
+    const all = rows(await cb.ok(['submissions', 'list', '--assignment', 'asg_05']));
     expect(all).toHaveLength(22);
     expect(all[0]).toEqual(['sub_005', 'usr_s01', '1', 'submitted', '2026-10-04T19:25:00.718Z', '']);
     expect(all[1]).toEqual(['sub_010', 'usr_s02', '1', 'graded', '2026-10-04T02:00:30.873Z', '36.5']);
-    expect(await cb.run(['--as', 'usr_s01', 'submissions', 'list', 'asg_01'])).toEqual({
+    expect(await cb.run(['--as', 'usr_s01', 'submissions', 'list', '--assignment', 'asg_01'])).toEqual({
       code: 0,
       stdout: 'sub_001\tusr_s01\t1\treturned\t2026-09-10T03:06:31.951Z\t10\n',
       stderr: '',
     });
-    expect(await cb.run(['--as', 'usr_s13', 'submissions', 'list', 'asg_05'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await cb.run(['--as', 'usr_s13', 'submissions', 'list', '--assignment', 'asg_05'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('a reviewer may not read submissions (exit 4)', async () => {
     expectError(
-      await cb.run(['--as', 'usr_reviewer', 'submissions', 'list', 'asg_01']),
+      await cb.run(['--as', 'usr_reviewer', 'submissions', 'list', '--assignment', 'asg_01']),
       4,
       "error (forbidden): Only the course's instructors, admins and the submitting students may read submissions.\n",
     );
   });
 
   it('an unknown assignment is not-found (exit 5)', async () => {
-    expectError(await cb.run(['submissions', 'list', 'asg_nope']), 5, 'error (not-found): Assignment "asg_nope" was not found.\n');
+    expectError(await cb.run(['submissions', 'list', '--assignment', 'asg_nope']), 5, 'error (not-found): Assignment "asg_nope" was not found.\n');
   });
 });
 
@@ -893,7 +914,7 @@ describe('submissions release', () => {
 
   it('releases a graded submission to the student (state returned, releasedAt set once)', async () => {
     // Before release the student sees no grade, not even that there is one (#17).
-    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', 'asg_05'])).toMatchObject({
+    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', '--assignment', 'asg_05'])).toMatchObject({
       code: 0,
       stdout: 'sub_010\tusr_s02\t1\tsubmitted\t2026-10-04T02:00:30.873Z\t\n',
     });
@@ -901,7 +922,7 @@ describe('submissions release', () => {
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'sub_010', state: 'returned' });
     expect(JSON.parse(fields(res.stdout).grade!)).toMatchObject({ score: 36.5, releasedAt: CLI_NOW });
-    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', 'asg_05'])).toMatchObject({
+    expect(await cb.run(['--as', 'usr_s02', 'submissions', 'list', '--assignment', 'asg_05'])).toMatchObject({
       code: 0,
       stdout: 'sub_010\tusr_s02\t1\treturned\t2026-10-04T02:00:30.873Z\t36.5\n',
     });

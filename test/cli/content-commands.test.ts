@@ -14,6 +14,8 @@ const demo = JSON.parse(readFileSync(DEMO_DATASET, 'utf8')) as { courses: Record
 const DATA101 = demo.courses[0]!;
 
 const FORBIDDEN_WRITE = "error (forbidden): Only the course's instructors and admins may do this.\n";
+const MISSING_COURSE =
+  "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
 
 // --- courses ---------------------------------------------------------------------------
 
@@ -249,7 +251,7 @@ describe('courses import', () => {
   it('creates a course from a course file on stdin and prints the counts', async () => {
     const res = await cb.run(['courses', 'import', '-'], { input: JSON.stringify(COURSE_FILE) });
     expect(res).toEqual({ code: 0, stdout: 'courseId\tcrs_imported\nmodules\t1\nlessons\t1\nblocks\t1\nassignments\t0\n', stderr: '' });
-    expect(rows(await cb.ok(['lessons', 'list', 'mod_imp']))).toEqual([['0', 'les_imp', 'Only lesson', '10', 'draft']]);
+    expect(rows(await cb.ok(['lessons', 'list', '--module', 'mod_imp']))).toEqual([['0', 'les_imp', 'Only lesson', '10', 'draft']]);
   });
 
   it('reads a course file from a path (docs/examples/course.json)', async () => {
@@ -365,9 +367,9 @@ describe('courses publish', () => {
 
   it('publishes a course once readiness no longer blocks it; publishing again changes nothing', async () => {
     await cb.ok(['courses', 'create', '--id', 'crs_ready', '--title', 'Ready course']);
-    for (const item of ['1.2', '4.1', '7.1']) await cb.ok(['readiness', 'attest', 'crs_ready', '--item', item, '--note', 'checked by hand']);
+    for (const item of ['1.2', '4.1', '7.1']) await cb.ok(['readiness', 'attest', '--course', 'crs_ready', '--item', item, '--note', 'checked by hand']);
     // A new course's default category holds no assignment yet, so 3.1 (no open setup checks) needs the check dismissed.
-    await cb.ok(['gradebook', 'dismiss', 'crs_ready', '--code', 'category-empty', '--target', 'assignments']);
+    await cb.ok(['gradebook', 'dismiss', '--course', 'crs_ready', '--code', 'category-empty', '--target', 'assignments']);
     const res = await cb.run(['courses', 'publish', 'crs_ready']);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
@@ -416,17 +418,21 @@ describe('modules list', () => {
   const cb = demoStore();
 
   it("prints the course's modules in order as TSV (students see the published ones)", async () => {
-    const res = await cb.run(['modules', 'list', 'crs_data101']);
+    const res = await cb.run(['modules', 'list', '--course', 'crs_data101']);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(rows(res.stdout)).toEqual(DEMO_MODULES);
     // #14: a draft module (mod_03) and everything in it are hidden from students.
-    expect(rows(await cb.ok(['--as', 'usr_s01', 'modules', 'list', 'crs_data101']))).toEqual(DEMO_MODULES.filter((r) => r[1] !== 'mod_03'));
+    expect(rows(await cb.ok(['--as', 'usr_s01', 'modules', 'list', '--course', 'crs_data101']))).toEqual(DEMO_MODULES.filter((r) => r[1] !== 'mod_03'));
   });
 
   it('an unknown course, or one the user is not enrolled in, is not-found (exit 5)', async () => {
-    expectError(await cb.run(['modules', 'list', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
-    expectError(await cb.run(['--as', 'usr_manager', 'modules', 'list', 'crs_data101']), 5, 'error (not-found): Course "crs_data101" was not found.\n');
+    expectError(await cb.run(['modules', 'list', '--course', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
+    expectError(
+      await cb.run(['--as', 'usr_manager', 'modules', 'list', '--course', 'crs_data101']),
+      5,
+      'error (not-found): Course "crs_data101" was not found.\n',
+    );
   });
 });
 
@@ -459,19 +465,20 @@ describe('modules create', () => {
     expect(last.id).toMatch(/^mod_/);
     const first = JSON.parse(await cb.ok(['--json', 'modules', 'create', '--course', 'crs_data101', '--title', 'Start here', '--position', '0']));
     expect(first).toMatchObject({ title: 'Start here', objective: '', position: 0 });
-    expect(rows(await cb.ok(['modules', 'list', 'crs_data101'])).map((r) => r[1])).toEqual([first.id, 'mod_01', 'mod_02', 'mod_03', last.id]);
+    expect(rows(await cb.ok(['modules', 'list', '--course', 'crs_data101'])).map((r) => r[1])).toEqual([first.id, 'mod_01', 'mod_02', 'mod_03', last.id]);
   });
 
-  it('on a terminal prompts for the course and the title', async () => {
+  it('on a terminal offers the courses, then asks for the title', async () => {
     const { prompter, options } = interactive(['crs_data101', 'Extras']);
     const res = await cb.run(['modules', 'create'], options);
-    expect(prompter.asked).toEqual(['Course id?', 'Module title?']);
+    expect(prompter.asked).toEqual(['Which course?', 'Module title?']);
+    expect(prompter.offered).toEqual([['Data Literacy 101 (crs_data101, draft)']]);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Created module mod_[a-z0-9]+ "Extras"\n$/);
   });
 
   it('a missing --course or --title is a usage error (exit 2) naming the flag', async () => {
-    expectError(await cb.run(['modules', 'create', '--title', 'X']), 2, 'error: missing --course\n');
+    expectError(await cb.run(['modules', 'create', '--title', 'X']), 2, MISSING_COURSE);
     expectError(await cb.run(['modules', 'create', '--course', 'crs_data101']), 2, 'error: missing --title\n');
   });
 
@@ -518,7 +525,7 @@ describe('modules update', () => {
       position: '0',
       status: 'draft',
     });
-    expect(rows(await cb.ok(['modules', 'list', 'crs_data101'])).map((r) => r.slice(0, 2))).toEqual([
+    expect(rows(await cb.ok(['modules', 'list', '--course', 'crs_data101'])).map((r) => r.slice(0, 2))).toEqual([
       ['0', 'mod_03'],
       ['1', 'mod_01'],
       ['2', 'mod_02'],
@@ -559,7 +566,7 @@ describe('lessons create', () => {
       publishedAt: '',
       position: '1',
     });
-    expect(rows(await cb.ok(['lessons', 'list', 'mod_03'])).map((r) => r[1])).toEqual(['les_05', lesson.id]);
+    expect(rows(await cb.ok(['lessons', 'list', '--module', 'mod_03'])).map((r) => r[1])).toEqual(['les_05', lesson.id]);
   });
 
   it('on a terminal picks the course and module from lists, then asks for the title and minutes', async () => {
@@ -633,18 +640,18 @@ describe('lessons list', () => {
   const cb = demoStore();
 
   it("prints the module's lessons in order; students see published lessons only", async () => {
-    expect(await cb.run(['lessons', 'list', 'mod_01'])).toEqual({
+    expect(await cb.run(['lessons', 'list', '--module', 'mod_01'])).toEqual({
       code: 0,
       stdout: '0\tles_01\tWelcome and how this course works\t15\tpublished\n1\tles_02\tSpotting dirty data\t30\tpublished\n',
       stderr: '',
     });
-    expect(rows(await cb.ok(['lessons', 'list', 'mod_03']))).toEqual([['0', 'les_05', 'Charts that do not lie', '35', 'draft']]);
+    expect(rows(await cb.ok(['lessons', 'list', '--module', 'mod_03']))).toEqual([['0', 'les_05', 'Charts that do not lie', '35', 'draft']]);
     // #14: mod_03 is a draft module, so students see neither it nor its lessons.
-    expectError(await cb.run(['--as', 'usr_s01', 'lessons', 'list', 'mod_03']), 5, 'error (not-found): Module "mod_03" was not found.\n');
+    expectError(await cb.run(['--as', 'usr_s01', 'lessons', 'list', '--module', 'mod_03']), 5, 'error (not-found): Module "mod_03" was not found.\n');
   });
 
   it('an unknown module is not-found (exit 5)', async () => {
-    expectError(await cb.run(['lessons', 'list', 'mod_nope']), 5, 'error (not-found): Module "mod_nope" was not found.\n');
+    expectError(await cb.run(['lessons', 'list', '--module', 'mod_nope']), 5, 'error (not-found): Module "mod_nope" was not found.\n');
   });
 });
 
@@ -673,7 +680,7 @@ describe('lessons update', () => {
     const res = await cb.run(['lessons', 'update', 'les_02', '--title', 'Dirty data', '--minutes', '40', '--position', '0']);
     expect(res.code).toBe(0);
     expect(fields(res.stdout)).toMatchObject({ id: 'les_02', title: 'Dirty data', minutes: '40', position: '0', status: 'published' });
-    expect(rows(await cb.ok(['lessons', 'list', 'mod_01'])).map((r) => r[1])).toEqual(['les_02', 'les_01']);
+    expect(rows(await cb.ok(['lessons', 'list', '--module', 'mod_01'])).map((r) => r[1])).toEqual(['les_02', 'les_01']);
   });
 
   it('no field to change is a usage error (exit 2) naming the flags', async () => {

@@ -55,7 +55,7 @@ describe('courses unpublish', () => {
 describe('modules publish', () => {
   it('publishes a draft module: students then see it in the course', async () => {
     const s = await demo();
-    const listed = async () => (await s.ok(['--as', 'usr_s01', 'modules', 'list', 'crs_data101'])).split('\n').filter(Boolean).length;
+    const listed = async () => (await s.ok(['--as', 'usr_s01', 'modules', 'list', '--course', 'crs_data101'])).split('\n').filter(Boolean).length;
     expect(await listed()).toBe(2);
     expect(fields(await s.ok(['modules', 'publish', 'mod_03']))).toMatchObject({ id: 'mod_03', status: 'published' });
     expect(await listed()).toBe(3);

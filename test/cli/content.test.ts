@@ -8,7 +8,7 @@ const cb = (args: string[], input?: string) => runCli(['--db', home.db, ...args]
 beforeAll(async () => {
   expect((await cb(['import', join(ROOT, 'docs/examples/course.json')])).code).toBe(0);
   expect((await cb(['users', 'create', '--id', 'stu', '--name', 'Stu Dent'])).code).toBe(0);
-  expect((await cb(['enrollments', 'add', 'crs_stats_intro', 'stu', '--role', 'student'])).code).toBe(0);
+  expect((await cb(['enrollments', 'create', '--course', 'crs_stats_intro', '--user', 'stu', '--role', 'student'])).code).toBe(0);
 });
 afterAll(() => home.cleanup());
 
@@ -26,10 +26,10 @@ describe('content through the CLI', () => {
   });
 
   it('blocks add from flags, list as TSV, review an AI draft', async () => {
-    const add = await cb(['--json', 'blocks', 'add', 'les_welcome', '--type', 'heading', '--level', '2', '--text', 'Next steps']);
+    const add = await cb(['--json', 'blocks', 'create', '--lesson', 'les_welcome', '--type', 'heading', '--level', '2', '--text', 'Next steps']);
     expect(add.code).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({ type: 'heading', level: 2, position: 3 });
-    const list = await cb(['blocks', 'list', 'les_welcome']);
+    const list = await cb(['blocks', 'list', '--lesson', 'les_welcome']);
     expect(
       list.stdout
         .trim()
@@ -56,14 +56,14 @@ describe('content through the CLI', () => {
   });
 
   it('a student submits as themself; the wrong field exits 3; a draft is not-found (5)', async () => {
-    expect((await cb(['--as', 'stu', 'submissions', 'create', 'asg_summary', '--file-id', 'f1'])).code).toBe(5);
+    expect((await cb(['--as', 'stu', 'submissions', 'create', '--assignment', 'asg_summary', '--file-id', 'f1'])).code).toBe(5);
     expect((await cb(['assignments', 'publish', 'asg_summary'])).code).toBe(0);
     // #14: students see an assignment only while its module is published too.
-    expect((await cb(['--as', 'stu', 'submissions', 'create', 'asg_summary', '--file-id', 'f1'])).code).toBe(5);
+    expect((await cb(['--as', 'stu', 'submissions', 'create', '--assignment', 'asg_summary', '--file-id', 'f1'])).code).toBe(5);
     expect((await cb(['modules', 'publish', 'mod_describe'])).code).toBe(0);
-    const wrong = await cb(['--as', 'stu', 'submissions', 'create', 'asg_summary', '--text', 'hi']);
+    const wrong = await cb(['--as', 'stu', 'submissions', 'create', '--assignment', 'asg_summary', '--text', 'hi']);
     expect(wrong.code).toBe(3);
-    const ok = await cb(['--as', 'stu', '--json', 'submissions', 'create', 'asg_summary', '--file-id', 'f1']);
+    const ok = await cb(['--as', 'stu', '--json', 'submissions', 'create', '--assignment', 'asg_summary', '--file-id', 'f1']);
     expect(ok.code).toBe(0);
     const sub = JSON.parse(ok.stdout);
     const graded = await cb(['--json', 'submissions', 'grade', sub.id, '--criterion', 'choice=good', '--criterion', 'clarity=none']);

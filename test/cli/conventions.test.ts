@@ -34,7 +34,7 @@ describe('--query (JMESPath)', () => {
     expect(await demo.run(['courses', 'list', '--query', '[].id'])).toEqual({ code: 0, stdout: '["crs_data101"]\n', stderr: '' });
     expect(await demo.ok(['courses', 'show', 'crs_data101', '-q', 'title'])).toBe('Data Literacy 101\n');
     expect(await demo.ok(['--json', 'courses', 'show', 'crs_data101', '--query', 'title'])).toBe('"Data Literacy 101"\n');
-    expect(await demo.ok(['enrollments', 'list', 'crs_data101', '--query', "length([?role=='student'])"])).toBe('25\n');
+    expect(await demo.ok(['enrollments', 'list', '--course', 'crs_data101', '--query', "length([?role=='student'])"])).toBe('25\n');
     expect(await demo.ok(['courses', 'show', 'crs_data101', '--query', 'nothing'])).toBe('null\n');
   });
 
@@ -128,17 +128,17 @@ describe('what a create prints', () => {
     });
     expect(await s.run(['templates', 'create', '--name', 'Blank', '--json'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\{"id":"tpl_/) });
     // A create whose answer has no id (an enrollment) keeps the field list.
-    expect(await s.ok(['enrollments', 'add', 'crs_new', 'usr_s01'])).toBe('courseId\tcrs_new\nuserId\tusr_s01\nrole\tstudent\n');
+    expect(await s.ok(['enrollments', 'create', '--course', 'crs_new', '--user', 'usr_s01'])).toBe('courseId\tcrs_new\nuserId\tusr_s01\nrole\tstudent\n');
   });
 });
 
 describe('--limit on list commands', () => {
   it('answers at most N rows; without it every row', async () => {
-    expect((await demo.ok(['enrollments', 'list', 'crs_data101'])).trim().split('\n')).toHaveLength(27);
-    expect(await demo.ok(['enrollments', 'list', 'crs_data101', '--limit', '2'])).toBe(
+    expect((await demo.ok(['enrollments', 'list', '--course', 'crs_data101'])).trim().split('\n')).toHaveLength(27);
+    expect(await demo.ok(['enrollments', 'list', '--course', 'crs_data101', '--limit', '2'])).toBe(
       'crs_data101\tusr_instructor\tinstructor\ncrs_data101\tusr_reviewer\treviewer\n',
     );
-    expect(JSON.parse(await demo.ok(['--json', 'submissions', 'list', 'asg_01', '--limit', '3']))).toHaveLength(3);
+    expect(JSON.parse(await demo.ok(['--json', 'submissions', 'list', '--assignment', 'asg_01', '--limit', '3']))).toHaveLength(3);
   });
 
   it('a limit that is not a whole number from 1 is a usage error (exit 2); other commands have no --limit', async () => {
@@ -340,7 +340,7 @@ describe('completion', () => {
         { env: { ...process.env, ...demo.env, PATH: `${bin}:${process.env.PATH}`, COURSEBOOK_DB: demo.db }, encoding: 'utf8' },
       ).stdout;
     expect(run(['coursebook', 'tem'])).toBe('templates\n');
-    expect(run(['coursebook', 'modules', 'list', ''])).toBe('crs_data101\n');
+    expect(run(['coursebook', 'modules', 'list', '-c', ''])).toBe('crs_data101\n');
   });
 });
 

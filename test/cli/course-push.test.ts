@@ -124,9 +124,9 @@ describe('courses push', () => {
     const s = await twoStores();
     await authorOffline(s);
     await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
-    await s.hub.ok(['enrollments', 'add', 'crs_stats', 'stu', '--role', 'student']);
-    await s.hub.ok(['--as', 'stu', 'submissions', 'create', 'asg_0001', '--text', 'My summary.']);
-    const submissions = () => s.hub.ok(['--json', 'submissions', 'list', 'asg_0001']);
+    await s.hub.ok(['enrollments', 'create', '--course', 'crs_stats', '--user', 'stu', '--role', 'student']);
+    await s.hub.ok(['--as', 'stu', 'submissions', 'create', '--assignment', 'asg_0001', '--text', 'My summary.']);
+    const submissions = () => s.hub.ok(['--json', 'submissions', 'list', '--assignment', 'asg_0001']);
     const kept = await submissions();
     expect(JSON.parse(kept)).toHaveLength(1);
     await editOffline(s);
@@ -149,7 +149,7 @@ describe('courses push', () => {
     const s = await twoStores();
     await authorOffline(s);
     await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
-    await s.hub.ok(['enrollments', 'add', 'crs_stats', 'inst', '--role', 'instructor']);
+    await s.hub.ok(['enrollments', 'create', '--course', 'crs_stats', '--user', 'inst', '--role', 'instructor']);
     await s.lapOk(['lessons', 'update', 'les_0001', '--title', 'Hello, class']);
     const inst = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub-inst', '--yes']);
     expect(inst.code).toBe(0);

@@ -122,7 +122,7 @@ describe('blocks move', () => {
     const moved = JSON.parse(await s.lapOk(['--json', 'blocks', 'move', 'blk_0001', '1', '--lesson', 'les_0002']));
     expect(moved).toMatchObject({ id: 'blk_0001', lessonId: 'les_0002', position: 1 });
     const blocks = async (lesson: string) =>
-      JSON.parse(await s.lapOk(['--json', 'blocks', 'list', lesson])).map((b: { id: string; position: number }) => [b.id, b.position]);
+      JSON.parse(await s.lapOk(['--json', 'blocks', 'list', '--lesson', lesson])).map((b: { id: string; position: number }) => [b.id, b.position]);
     expect(await blocks('les_0001')).toEqual([['blk_0002', 0]]);
     expect(await blocks('les_0002')).toEqual([
       ['blk_0003', 0],

@@ -53,7 +53,7 @@ describe('fixture reset', () => {
   it('restores the seed (records, ids, clock) and removes fault rules', async () => {
     expect((await api(['courses', 'create', '--title', 'Extra', '--json'])).stdout).toContain('"id":"crs_0001"');
     await fixture(['clock', 'advance', '1d']);
-    await fixture(['faults', 'add', '--path', '/nothing', '--status', '500']);
+    await fixture(['faults', 'create', '--path', '/nothing', '--status', '500']);
     expect(await fixture(['reset'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
     expect((await api(['courses', 'list'])).stdout).toMatch(/^crs_data101\t[^\n]*\n$/);
     expect((await fixture(['clock', 'show'])).stdout).toBe('now\t2026-01-01T00:00:00.000Z\nfrozen\ttrue\n');
@@ -135,9 +135,9 @@ describe('fixture requests clear', () => {
   });
 });
 
-describe('fixture faults add', () => {
+describe('fixture faults create', () => {
   it('adds a rule; matching requests get its answer, others are served', async () => {
-    const added = await fixture(['faults', 'add', '--method', 'POST', '--path', '/certificates', '--status', '503', '--times', '1', '--json']);
+    const added = await fixture(['faults', 'create', '--method', 'POST', '--path', '/certificates', '--status', '503', '--times', '1', '--json']);
     expect(JSON.parse(added.stdout)).toEqual({
       id: expect.stringMatching(/^flt_\d+$/),
       method: 'POST',
@@ -158,22 +158,22 @@ describe('fixture faults add', () => {
   });
 
   it('a rule without an effect, or --status that is not a number, is refused (exit 3, exit 2)', async () => {
-    expect(await fixture(['faults', 'add', '--path', '/courses'])).toMatchObject({
+    expect(await fixture(['faults', 'create', '--path', '/courses'])).toMatchObject({
       code: 3,
       stderr: 'error (invalid): (root): a rule needs an effect: delayMs, status (or code), or dropConnection\n',
     });
-    expect(await fixture(['faults', 'add', '--path', '/courses', '--status', 'bad'])).toMatchObject({
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--status', 'bad'])).toMatchObject({
       code: 2,
       stderr: 'error: --status must be a number (got "bad")\n',
     });
-    expect(await fixture(['faults', 'add', '--status', '500'])).toMatchObject({ code: 2, stderr: 'error: missing --path\n' });
+    expect(await fixture(['faults', 'create', '--status', '500'])).toMatchObject({ code: 2, stderr: 'error: missing --path\n' });
   });
 });
 
 describe('fixture faults list', () => {
   it('lists the rules with how often each matched', async () => {
-    await fixture(['faults', 'add', '--path', '/courses/**', '--delay', '5']);
-    await fixture(['faults', 'add', '--path', '/health', '--drop', '--method', 'GET']);
+    await fixture(['faults', 'create', '--path', '/courses/**', '--delay', '5']);
+    await fixture(['faults', 'create', '--path', '/health', '--drop', '--method', 'GET']);
     await api(['courses', 'show', 'crs_data101']);
     const rows = (await fixture(['faults', 'list'])).stdout.trim().split('\n');
     expect(rows.map((r) => r.split('\t').slice(1))).toEqual([
@@ -187,22 +187,22 @@ describe('fixture faults list', () => {
   });
 });
 
-describe('fixture faults remove', () => {
+describe('fixture faults delete', () => {
   it('removes one rule', async () => {
-    const id = JSON.parse((await fixture(['faults', 'add', '--path', '/x', '--status', '500', '--json'])).stdout).id;
-    expect(await fixture(['faults', 'remove', id])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n' });
+    const id = JSON.parse((await fixture(['faults', 'create', '--path', '/x', '--status', '500', '--json'])).stdout).id;
+    expect(await fixture(['faults', 'delete', id])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n' });
     expect((await fixture(['faults', 'list'])).stdout).toBe('');
   });
 
   it('an unknown rule is not found (exit 5)', async () => {
-    expect(await fixture(['faults', 'remove', 'flt_999'])).toMatchObject({ code: 5, stderr: 'error (not-found): Fault rule "flt_999" was not found.\n' });
+    expect(await fixture(['faults', 'delete', 'flt_999'])).toMatchObject({ code: 5, stderr: 'error (not-found): Fault rule "flt_999" was not found.\n' });
   });
 });
 
 describe('fixture faults clear', () => {
   it('removes every rule and says how many went', async () => {
-    await fixture(['faults', 'add', '--path', '/x', '--status', '500']);
-    await fixture(['faults', 'add', '--path', '/y', '--status', '500']);
+    await fixture(['faults', 'create', '--path', '/x', '--status', '500']);
+    await fixture(['faults', 'create', '--path', '/y', '--status', '500']);
     expect(await fixture(['faults', 'clear'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\ncleared\t2\n' });
   });
 

@@ -10,6 +10,9 @@ import type { Prompter } from '../../src/cli/command.js';
 import { type CliResult, scriptedPrompter } from '../helpers/cli.js';
 import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
+const MISSING_COURSE =
+  "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
+
 const COURSE = 'crs_data101';
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const FORBIDDEN = "error (forbidden): Only the course's instructors and admins may do this.\n";
@@ -28,7 +31,7 @@ interface SetupDoc {
   categories: { id: string; name: string; position: number; weight: number; drop: Record<string, number>; lateApplies: boolean }[];
   studentNotes: unknown[];
 }
-const setupOf = async (s: CliStore): Promise<SetupDoc> => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', COURSE])) as SetupDoc;
+const setupOf = async (s: CliStore): Promise<SetupDoc> => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', '--course', COURSE])) as SetupDoc;
 const categoryOf = async (s: CliStore, id: string) =>
   (JSON.parse(await s.ok(['--json', 'assignments', 'show', id])) as { categoryId: string | null }).categoryId;
 const rows = (out: string) =>
@@ -50,7 +53,7 @@ function racing(s: CliStore, answers: unknown[]): Prompter & { asked: string[] }
   const race = async () => {
     if (raced) return;
     raced = true;
-    await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'late', COURSE, '--grace', '30']);
+    await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'late', '--course', COURSE, '--grace', '30']);
   };
   return {
     ...prompter,
@@ -66,7 +69,7 @@ const CONFLICT_1_2 =
 describe('gradebook categories list', () => {
   it('piped: one row per category in position order, with drops, late and the number of assignments', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'list', COURSE]);
+    const res = await s.run(['gradebook', 'categories', 'list', '--course', COURSE]);
     expect(res).toMatchObject({ code: 0, stderr: '' });
     expect(rows(res.stdout)).toEqual([
       ['cat_quiz', 'Quizzes', '0', '30', 'drop lowest 1, highest 0, keep >= 1', 'applies', '4'],
@@ -79,7 +82,7 @@ describe('gradebook categories list', () => {
     const s = await newStore();
     const tty = await s.run(['gradebook', 'categories', 'list', '--course', COURSE], { tty: { stdout: true } });
     expect(tty.stdout.split('\n')[0]).toMatch(/^ID +NAME +POSITION +WEIGHT +DROPS +LATE +ASSIGNMENTS$/);
-    const json = await s.run(['--json', 'gradebook', 'categories', 'list', COURSE]);
+    const json = await s.run(['--json', 'gradebook', 'categories', 'list', '--course', COURSE]);
     expect(json.stdout).toBe((await s.run(['--json', 'api', 'GET', `/courses/${COURSE}/gradebook/setup`])).stdout);
   });
 
@@ -91,7 +94,7 @@ describe('gradebook categories list', () => {
       categoryId: string;
     };
     expect(created.categoryId).toBe('assignments');
-    expect(rows(await s.ok(['gradebook', 'categories', 'list', 'crs_new']))).toEqual([
+    expect(rows(await s.ok(['gradebook', 'categories', 'list', '--course', 'crs_new']))).toEqual([
       ['assignments', 'Assignments', '0', '100', 'drop lowest 0, highest 0, keep >= 1', 'applies', '1'],
     ]);
     await s.ok(['templates', 'use', 'tpl_standard', '--title', 'From template', '--id', 'crs_tpl']);
@@ -102,23 +105,25 @@ describe('gradebook categories list', () => {
     };
     await s.ok(['courses', 'import', '-'], { input: JSON.stringify(file) });
     for (const course of ['crs_tpl', 'crs_file']) {
-      expect(rows(await s.ok(['gradebook', 'categories', 'list', course])).map((r) => r.slice(0, 4))).toEqual([['assignments', 'Assignments', '0', '100']]);
+      expect(rows(await s.ok(['gradebook', 'categories', 'list', '--course', course])).map((r) => r.slice(0, 4))).toEqual([
+        ['assignments', 'Assignments', '0', '100'],
+      ]);
     }
-    expect(rows(await s.ok(['gradebook', 'categories', 'list', 'crs_file']))[0]![6]).toBe('1');
+    expect(rows(await s.ok(['gradebook', 'categories', 'list', '--course', 'crs_file']))[0]![6]).toBe('1');
   });
 
   it('no course: exit 2; an unknown course: exit 5; a student: exit 4', async () => {
     const s = await newStore();
-    expectError(await s.run(['gradebook', 'categories', 'list']), 2, 'error: missing --course\n');
-    expectError(await s.run(['gradebook', 'categories', 'list', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
-    expectError(await s.run(['--as', 'usr_s01', 'gradebook', 'categories', 'list', COURSE]), 4, FORBIDDEN);
+    expectError(await s.run(['gradebook', 'categories', 'list']), 2, MISSING_COURSE);
+    expectError(await s.run(['gradebook', 'categories', 'list', '--course', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
+    expectError(await s.run(['--as', 'usr_s01', 'gradebook', 'categories', 'list', '--course', COURSE]), 4, FORBIDDEN);
   });
 });
 
-describe('gradebook categories add', () => {
+describe('gradebook categories create', () => {
   it('adds a category last, its id made from the name, with the given weight and drops (one setup version)', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Labs & Practice', '--drop-lowest', '2', '--no-late']);
+    const res = await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Labs & Practice', '--drop-lowest', '2', '--no-late']);
     expect(res.code).toBe(0);
     // Weighted mode, weights still sum to 100 (a new category weighs 0): no note.
     expect(res.stderr).toBe('');
@@ -138,7 +143,7 @@ describe('gradebook categories add', () => {
 
   it('--position puts it there and renumbers the others; a weight sum off 100 is noted on stderr', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Labs', '--id', 'lab', '--weight', '10', '--position', '1']);
+    const res = await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Labs', '--id', 'lab', '--weight', '10', '--position', '1']);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('note: category weights now sum to 110, not 100 (weighted mode); see gradebook checks\n');
     expect((await setupOf(s)).categories.map((c) => [c.id, c.position])).toEqual([
@@ -152,7 +157,7 @@ describe('gradebook categories add', () => {
   it('on a terminal asks for the name; --json prints the saved setup', async () => {
     const s = await newStore();
     const prompter = scriptedPrompter(['Participation']);
-    const res = await s.run(['--json', 'gradebook', 'categories', 'add', '--course', COURSE, '--weight', '0'], { ...TERMINAL, prompter });
+    const res = await s.run(['--json', 'gradebook', 'categories', 'create', '--course', COURSE, '--weight', '0'], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Category name?']);
     expect(JSON.parse(res.stdout)).toMatchObject({ version: 2, categories: expect.arrayContaining([expect.objectContaining({ id: 'participation' })]) });
@@ -160,7 +165,7 @@ describe('gradebook categories add', () => {
 
   it('values out of range are invalid, named by their flags (exit 3), and nothing is saved', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Bad', '--weight', '120', '--keep-at-least', '0']);
+    const res = await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Bad', '--weight', '120', '--keep-at-least', '0']);
     expectError(res, 3, 'error (invalid): 2 problems: --weight, --keep-at-least\n  --weight: must be <= 100\n  --keep-at-least: must be >= 1\n');
     expect((await setupOf(s)).version).toBe(1);
   });
@@ -168,13 +173,13 @@ describe('gradebook categories add', () => {
   it('an id already used, a missing --name or a non-number are usage errors (exit 2)', async () => {
     const s = await newStore();
     expectError(
-      await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Quizzes', '--id', 'cat_quiz']),
+      await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Quizzes', '--id', 'cat_quiz']),
       2,
       'error: the setup already has a category with id "cat_quiz" (Quizzes); give another --id\n',
     );
-    expectError(await s.run(['gradebook', 'categories', 'add', '--course', COURSE]), 2, 'error: missing --name\n');
+    expectError(await s.run(['gradebook', 'categories', 'create', '--course', COURSE]), 2, 'error: missing --name\n');
     expectError(
-      await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'X', '--weight', 'lots']),
+      await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'X', '--weight', 'lots']),
       2,
       'error: --weight must be a number (got "lots")\n',
     );
@@ -183,20 +188,20 @@ describe('gradebook categories add', () => {
   it('a concurrent save is a conflict with a clear message (exit 6); nothing is lost', async () => {
     const s = await newStore();
     // The setup is read, then someone saves while the name is asked.
-    const res = await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--weight', '0'], { ...TERMINAL, prompter: racing(s, ['Labs']) });
+    const res = await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--weight', '0'], { ...TERMINAL, prompter: racing(s, ['Labs']) });
     expectError(res, 6, CONFLICT_1_2);
     const setup = (await setupOf(s)) as SetupDoc & { late: { graceMinutes: number } };
     expect(setup).toMatchObject({ version: 2, late: { graceMinutes: 30 } });
     expect(setup.categories.map((c) => c.id)).toEqual(['cat_quiz', 'cat_project', 'cat_final']);
     // Run again: applied to the current setup.
-    expect((await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Labs'])).code).toBe(0);
+    expect((await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Labs'])).code).toBe(0);
     expect((await setupOf(s)).version).toBe(3);
   });
 
   it('--expected-version that is not the current one is the same conflict', async () => {
     const s = await newStore();
-    await s.ok(['gradebook', 'setup', 'late', COURSE, '--grace', '30']);
-    expectError(await s.run(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Labs', '--expected-version', '1']), 6, CONFLICT_1_2);
+    await s.ok(['gradebook', 'setup', 'late', '--course', COURSE, '--grace', '30']);
+    expectError(await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Labs', '--expected-version', '1']), 6, CONFLICT_1_2);
   });
 });
 
@@ -263,11 +268,11 @@ describe('gradebook categories update', () => {
   });
 });
 
-describe('gradebook categories remove', () => {
+describe('gradebook categories delete', () => {
   it('a category that holds assignments is refused without --move-to when not interactive (exit 6), and nothing changes', async () => {
     const s = await newStore();
     expectError(
-      await s.run(['gradebook', 'categories', 'remove', 'cat_project', '--course', COURSE]),
+      await s.run(['gradebook', 'categories', 'delete', 'cat_project', '--course', COURSE]),
       6,
       'error (conflict): cat_project holds 2 assignments: give --move-to CATEGORY (cat_quiz, cat_final) to move them there; nothing changed.\n',
     );
@@ -277,7 +282,7 @@ describe('gradebook categories remove', () => {
 
   it('--move-to moves its assignments, then removes it, in one step (one setup version)', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'remove', 'cat_project', '--course', COURSE, '--move-to', 'cat_final']);
+    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_project', '--course', COURSE, '--move-to', 'cat_final']);
     expect(res).toMatchObject({
       code: 0,
       stderr: 'moved 2 assignments to cat_final\nnote: category weights now sum to 60, not 100 (weighted mode); see gradebook checks\n',
@@ -293,7 +298,7 @@ describe('gradebook categories remove', () => {
     const prompter = scriptedPrompter(['cat_quiz']);
     const select = prompter.select;
     prompter.select = async (message, choices) => (offered.push(choices.map((c) => c.name)), select(message, choices));
-    const res = await s.run(['gradebook', 'categories', 'remove', 'cat_final', '--course', COURSE], { ...TERMINAL, prompter });
+    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_final', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['cat_final holds 1 assignment. Move it to which category?']);
     expect(offered).toEqual([['cat_quiz (Quizzes)', 'cat_project (Projects)', 'cancel: remove nothing']]);
@@ -302,7 +307,7 @@ describe('gradebook categories remove', () => {
 
   it('cancel at the question removes nothing', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'remove', 'cat_final', '--course', COURSE], {
+    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_final', '--course', COURSE], {
       ...TERMINAL,
       prompter: scriptedPrompter(['\u0000cancel']),
     });
@@ -312,15 +317,15 @@ describe('gradebook categories remove', () => {
 
   it('an empty category goes without a question', async () => {
     const s = await newStore();
-    await s.ok(['gradebook', 'categories', 'add', '--course', COURSE, '--name', 'Spare']);
-    const res = await s.run(['gradebook', 'categories', 'remove', 'spare', '--course', COURSE], TERMINAL);
+    await s.ok(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Spare']);
+    const res = await s.run(['gradebook', 'categories', 'delete', 'spare', '--course', COURSE], TERMINAL);
     expect(res.code).toBe(0);
     expect((await setupOf(s)).categories.map((c) => c.id)).toEqual(['cat_quiz', 'cat_project', 'cat_final']);
   });
 
   it('a concurrent save while it asks is a conflict (exit 6): nothing moves, nothing is removed', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'remove', 'cat_final', '--course', COURSE], { ...TERMINAL, prompter: racing(s, ['cat_quiz']) });
+    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_final', '--course', COURSE], { ...TERMINAL, prompter: racing(s, ['cat_quiz']) });
     expectError(res, 6, CONFLICT_1_2);
     expect(await categoryOf(s, 'asg_07')).toBe('cat_final');
     expect((await setupOf(s)).categories).toHaveLength(3);
@@ -329,12 +334,12 @@ describe('gradebook categories remove', () => {
   it('--move-to naming no category is invalid, named by the flag (exit 3); an unknown category is not-found (exit 5)', async () => {
     const s = await newStore();
     expectError(
-      await s.run(['gradebook', 'categories', 'remove', 'cat_final', '--course', COURSE, '--move-to', 'cat_exams']),
+      await s.run(['gradebook', 'categories', 'delete', 'cat_final', '--course', COURSE, '--move-to', 'cat_exams']),
       3,
       `error (invalid): --move-to: "cat_exams" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
     );
     expectError(
-      await s.run(['gradebook', 'categories', 'remove', 'cat_nope', '--course', COURSE]),
+      await s.run(['gradebook', 'categories', 'delete', 'cat_nope', '--course', COURSE]),
       5,
       'error (not-found): Category "cat_nope" is not in the gradebook setup of course "crs_data101".\n',
     );

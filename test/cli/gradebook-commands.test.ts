@@ -11,6 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPrompter } from '../helpers/cli.js';
 import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
 
+const MISSING_COURSE =
+  "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
+
 const COURSE = 'crs_data101';
 const CHECK_LINE = 'item-zero-points\tasg_06\topen\t"Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.\n';
 /** stdin and stdout terminals with CI unset: the CLI may prompt and open the editor. */
@@ -30,7 +33,7 @@ interface SetupDoc {
 
 const newStore = storesForThisFile();
 
-const setupOf = async (s: CliStore): Promise<SetupDoc> => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', COURSE])) as SetupDoc;
+const setupOf = async (s: CliStore): Promise<SetupDoc> => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', '--course', COURSE])) as SetupDoc;
 
 let shared: CliStore;
 beforeAll(async () => {
@@ -39,7 +42,7 @@ beforeAll(async () => {
 
 describe('gradebook setup show', () => {
   it('piped: prints the setup document as indented JSON', async () => {
-    const res = await shared.run(['gradebook', 'setup', 'show', COURSE]);
+    const res = await shared.run(['gradebook', 'setup', 'show', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(res.stdout).toMatch(/^\{\n {2}"courseId": "crs_data101",\n {2}"mode": "weighted",/);
@@ -63,7 +66,7 @@ describe('gradebook setup show', () => {
   });
 
   it('--json prints the API body exactly', async () => {
-    const cli = await shared.run(['--json', 'gradebook', 'setup', 'show', COURSE]);
+    const cli = await shared.run(['--json', 'gradebook', 'setup', 'show', '--course', COURSE]);
     const api = await shared.run(['--json', 'api', 'GET', `/courses/${COURSE}/gradebook/setup`]);
     expect(cli.code).toBe(0);
     expect(cli.stdout).toBe(api.stdout);
@@ -71,18 +74,18 @@ describe('gradebook setup show', () => {
 
   it('without a course: a usage error naming --course (exit 2)', async () => {
     const res = await shared.run(['gradebook', 'setup', 'show']);
-    expect(res).toMatchObject({ code: 2, stdout: '', stderr: 'error: missing --course\n' });
+    expect(res).toMatchObject({ code: 2, stdout: '', stderr: MISSING_COURSE });
   });
 
   it('an unknown course is not-found (exit 5)', async () => {
-    const res = await shared.run(['gradebook', 'setup', 'show', 'crs_nope']);
+    const res = await shared.run(['gradebook', 'setup', 'show', '--course', 'crs_nope']);
     expect(res).toMatchObject({ code: 5, stdout: '', stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
-    const json = await shared.run(['--json', 'gradebook', 'setup', 'show', 'crs_nope']);
+    const json = await shared.run(['--json', 'gradebook', 'setup', 'show', '--course', 'crs_nope']);
     expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'not-found', message: 'Course "crs_nope" was not found.' } });
   });
 
   it('a student may not read the setup (exit 4)', async () => {
-    const res = await shared.run(['--as', 'usr_s01', 'gradebook', 'setup', 'show', COURSE]);
+    const res = await shared.run(['--as', 'usr_s01', 'gradebook', 'setup', 'show', '--course', COURSE]);
     expect(res).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
   });
 });
@@ -96,7 +99,7 @@ describe('gradebook setup set', () => {
   it('replaces the setup from stdin and from a file, one version each', async () => {
     const doc = await setupOf(s);
     doc.late.percentPerPeriod = 5;
-    const res = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(doc) });
+    const res = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: JSON.stringify(doc) });
     expect(res).toMatchObject({ code: 0, stdout: '2\tweighted\n', stderr: '' });
     const saved = await setupOf(s);
     expect(saved).toMatchObject({ version: 2, late: { percentPerPeriod: 5 }, updatedBy: 'usr_admin', updatedAt: '2026-11-22T08:30:00.000Z' });
@@ -111,7 +114,7 @@ describe('gradebook setup set', () => {
   it('a document at an old version is a conflict (exit 6) and changes nothing', async () => {
     const doc = await setupOf(s);
     const stale = { ...doc, version: doc.version - 1, mode: 'points' };
-    const res = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(stale) });
+    const res = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: JSON.stringify(stale) });
     expect(res.code).toBe(6);
     expect(res.stderr).toBe(`error (conflict): The setup is at version ${doc.version}, not ${doc.version - 1}; read it again and reapply your change.\n`);
     expect((await setupOf(s)).mode).toBe('weighted');
@@ -120,30 +123,30 @@ describe('gradebook setup set', () => {
   it('an invalid value is refused naming the field (exit 3)', async () => {
     const doc = await setupOf(s);
     doc.categories[0]!.weight = 130;
-    const res = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(doc) });
+    const res = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: JSON.stringify(doc) });
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/^error \(invalid\): categories\[0\]\.weight: must be <= 100\n/);
-    const empty = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: '{}' });
+    const empty = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: '{}' });
     expect(empty.code).toBe(3);
     expect(empty.stderr).toContain('  mode: must be one of "weighted", "points"\n');
     expect((await setupOf(s)).categories[0]!.weight).toBe(30);
   });
 
   it('missing --file, or text that is not JSON, is a usage error (exit 2)', async () => {
-    expect(await s.run(['gradebook', 'setup', 'set', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --file\n' });
-    const bad = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: '{"version": ' });
+    expect(await s.run(['gradebook', 'setup', 'set', '--course', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --file\n' });
+    const bad = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: '{"version": ' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: - is not valid JSON: /);
   });
 
   it('a student may not replace the setup (exit 4)', async () => {
     const doc = await setupOf(s);
-    const res = await s.run(['--as', 'usr_s02', 'gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(doc) });
+    const res = await s.run(['--as', 'usr_s02', 'gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: JSON.stringify(doc) });
     expect(res).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 
   it('a --file that does not exist is a usage error naming it (exit 2)', async () => {
-    const res = await s.run(['gradebook', 'setup', 'set', COURSE, '--file', 'no-such-setup.json'], { cwd: s.dir });
+    const res = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', 'no-such-setup.json'], { cwd: s.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('no-such-setup.json');
     expect(res.stderr).not.toMatch(/unexpected failure|\n {4}at /);
@@ -158,7 +161,7 @@ describe('gradebook setup edit', () => {
 
   it('opens the setup in the editor and saves the changed document', async () => {
     const seen: { fileName?: string; initial?: string } = {};
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], {
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], {
       ...TERMINAL,
       edit: async (initial, fileName) => {
         Object.assign(seen, { initial, fileName });
@@ -175,14 +178,14 @@ describe('gradebook setup edit', () => {
 
   it('an editor that fails saves nothing (exit 2)', async () => {
     const before = await setupOf(s);
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: async () => ({ failed: 'vi exited with 1' }) });
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { ...TERMINAL, edit: async () => ({ failed: 'vi exited with 1' }) });
     expect(res).toMatchObject({ code: 2, stdout: '', stderr: 'error: vi exited with 1; nothing saved\n' });
     expect(await setupOf(s)).toEqual(before);
   });
 
   it('saving the text unchanged saves nothing', async () => {
     const before = await setupOf(s);
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: async (initial) => ({ text: initial }) });
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { ...TERMINAL, edit: async (initial) => ({ text: initial }) });
     expect(res).toMatchObject({ code: 0, stdout: '', stderr: 'no changes\n' });
     expect((await setupOf(s)).version).toBe(before.version);
   });
@@ -208,7 +211,7 @@ describe('gradebook setup edit', () => {
       (initial) => initial.replace('"mode": "weighted"', '"mode": "curved"').replace('"graceMinutes": 45', '"graceMinutes": 50'),
       (reopened) => reopened.replace('"mode": "curved"', '"mode": "weighted"'),
     );
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: ed.edit });
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { ...TERMINAL, edit: ed.edit });
     expect(res).toMatchObject({ code: 0, stdout: `version\n${before.version + 1}\n`, stderr: '' });
     expect(ed.shown).toHaveLength(2);
     expect(ed.shown[1]!.match(COMMENTS)![0]).toBe(
@@ -230,7 +233,7 @@ describe('gradebook setup edit', () => {
       (initial) => initial.replace('"graceMinutes": 50', '"graceMinutes": 55').slice(0, -3),
       (reopened) => reopened,
     );
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: ed.edit, draftDir: s.dir });
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { ...TERMINAL, edit: ed.edit, draftDir: s.dir });
     expect(res.code).toBe(2);
     const kept = join(s.dir, 'crs_data101-setup.json');
     expect(res.stderr).toMatch(
@@ -248,7 +251,7 @@ describe('gradebook setup edit', () => {
       (initial) => initial.replace('"mode": "weighted"', '"mode": "curved"'),
       () => '',
     );
-    expect(await s.run(['gradebook', 'setup', 'edit', COURSE], { ...TERMINAL, edit: ed.edit })).toMatchObject({
+    expect(await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { ...TERMINAL, edit: ed.edit })).toMatchObject({
       code: 0,
       stdout: '',
       stderr: 'the file was empty: edit cancelled, nothing saved\n',
@@ -265,13 +268,13 @@ describe('gradebook setup edit', () => {
       },
       (reopened) => reopened,
     );
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], {
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], {
       ...TERMINAL,
       draftDir: s.dir,
       edit: async (text) => {
         if (ed.shown.length === 0) {
           const other = { ...before, missing: { treatAs: 'exclude-until-graded', droppable: false } };
-          await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(other) });
+          await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: JSON.stringify(other) });
         }
         return ed.edit(text);
       },
@@ -287,12 +290,12 @@ describe('gradebook setup edit', () => {
   it('after a conflict, taking the new version in the reopened file saves over it', async () => {
     const before = await setupOf(s);
     let first = true;
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], {
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], {
       ...TERMINAL,
       edit: async (text) => {
         if (first) {
           first = false;
-          await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', COURSE, '--file', '-'], { input: JSON.stringify(before) });
+          await s.ok(['--as', 'usr_instructor', 'gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: JSON.stringify(before) });
           return { text: text.replace(/"graceMinutes": \d+/, '"graceMinutes": 12') };
         }
         return { text: text.replace(`"version": ${before.version}`, `"version": ${before.version + 1}`) };
@@ -304,14 +307,14 @@ describe('gradebook setup edit', () => {
 
   it('not on a terminal: a usage error pointing to setup set (exit 2)', async () => {
     let opened = false;
-    const res = await s.run(['gradebook', 'setup', 'edit', COURSE], { edit: async (initial) => ((opened = true), { text: initial }) });
+    const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { edit: async (initial) => ((opened = true), { text: initial }) });
     expect(res).toMatchObject({ code: 2, stderr: 'error: gradebook setup edit needs a terminal; use gradebook setup set --file instead\n' });
     expect(opened).toBe(false);
   });
 
   it('a student may not edit the setup (exit 4) and no editor opens', async () => {
     let opened = false;
-    const res = await s.run(['--as', 'usr_s03', 'gradebook', 'setup', 'edit', COURSE], {
+    const res = await s.run(['--as', 'usr_s03', 'gradebook', 'setup', 'edit', '--course', COURSE], {
       ...TERMINAL,
       edit: async (initial) => ((opened = true), { text: initial }),
     });
@@ -322,7 +325,7 @@ describe('gradebook setup edit', () => {
 
 describe('gradebook checks', () => {
   it('lists the checks that fire as TSV: code, target, state, message', async () => {
-    const res = await shared.run(['gradebook', 'checks', COURSE]);
+    const res = await shared.run(['gradebook', 'checks', '--course', COURSE]);
     expect(res).toMatchObject({ code: 0, stdout: CHECK_LINE, stderr: '' });
   });
 
@@ -340,9 +343,12 @@ describe('gradebook checks', () => {
   });
 
   it('an unknown course exits 5; no course exits 2; a student exits 4', async () => {
-    expect(await shared.run(['gradebook', 'checks', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
-    expect(await shared.run(['gradebook', 'checks'])).toMatchObject({ code: 2, stderr: 'error: missing --course\n' });
-    expect(await shared.run(['--as', 'usr_s01', 'gradebook', 'checks', COURSE])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+    expect(await shared.run(['gradebook', 'checks', '--course', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
+    expect(await shared.run(['gradebook', 'checks'])).toMatchObject({ code: 2, stderr: MISSING_COURSE });
+    expect(await shared.run(['--as', 'usr_s01', 'gradebook', 'checks', '--course', COURSE])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 });
 
@@ -353,22 +359,22 @@ describe('gradebook dismiss', () => {
   });
 
   it('with --code and --target: dismisses it, bumps the version, and checks --open hides it', async () => {
-    const res = await s.run(['gradebook', 'dismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
+    const res = await s.run(['gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     expect(res).toMatchObject({ code: 0, stdout: 'item-zero-points (asg_06)\t2\n', stderr: '' });
-    expect(await s.ok(['gradebook', 'checks', COURSE])).toBe(CHECK_LINE.replace('\topen\t', '\tdismissed\t'));
+    expect(await s.ok(['gradebook', 'checks', '--course', COURSE])).toBe(CHECK_LINE.replace('\topen\t', '\tdismissed\t'));
     expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
     // --open filters the JSON (and --query) as well: only open checks, in the API's own layout.
     expect(await s.ok(['--json', 'gradebook', 'checks', '--open', COURSE])).toBe('[]\n');
-    expect(JSON.parse(await s.ok(['--json', 'gradebook', 'checks', COURSE]))).toMatchObject([{ code: 'item-zero-points', dismissed: true }]);
+    expect(JSON.parse(await s.ok(['--json', 'gradebook', 'checks', '--course', COURSE]))).toMatchObject([{ code: 'item-zero-points', dismissed: true }]);
     expect(await s.ok(['gradebook', 'checks', '--open', COURSE, '--query', 'length(@)'])).toBe('0\n');
     expect((await setupOf(s)).dismissedChecks).toHaveLength(1);
-    await s.ok(['gradebook', 'undismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
+    await s.ok(['gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
   });
 
   it('on a terminal without --code: picks from the open checks', async () => {
     const { version } = await setupOf(s);
     const prompter = choosing(['0']);
-    const res = await s.run(['gradebook', 'dismiss', COURSE], { ...TERMINAL, prompter });
+    const res = await s.run(['gradebook', 'dismiss', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Dismiss which check?']);
     expect(prompter.offered).toEqual([
@@ -380,25 +386,28 @@ describe('gradebook dismiss', () => {
 
   it('on a terminal with no open checks: says so and asks nothing', async () => {
     const prompter = scriptedPrompter([]);
-    const res = await s.run(['gradebook', 'dismiss', COURSE], { ...TERMINAL, prompter });
+    const res = await s.run(['gradebook', 'dismiss', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res).toMatchObject({ code: 0, stdout: '', stderr: 'no open checks\n' });
     expect(prompter.asked).toEqual([]);
   });
 
   it('not interactive: a missing --code or --target is a usage error naming it (exit 2)', async () => {
-    expect(await s.run(['gradebook', 'dismiss', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --code\n' });
-    expect(await s.run(['gradebook', 'dismiss', COURSE, '--code', 'item-zero-points'])).toMatchObject({ code: 2, stderr: 'error: missing --target\n' });
-    expect(await s.run(['--no-input', 'gradebook', 'dismiss', COURSE], TERMINAL)).toMatchObject({ code: 2, stderr: 'error: missing --code\n' });
+    expect(await s.run(['gradebook', 'dismiss', '--course', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --code\n' });
+    expect(await s.run(['gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points'])).toMatchObject({
+      code: 2,
+      stderr: 'error: missing --target\n',
+    });
+    expect(await s.run(['--no-input', 'gradebook', 'dismiss', '--course', COURSE], TERMINAL)).toMatchObject({ code: 2, stderr: 'error: missing --code\n' });
   });
 
   it('an unknown check code is invalid naming the field (exit 3)', async () => {
-    const res = await s.run(['gradebook', 'dismiss', COURSE, '--code', 'too-hard', '--target', 'course']);
+    const res = await s.run(['gradebook', 'dismiss', '--course', COURSE, '--code', 'too-hard', '--target', 'course']);
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/^error \(invalid\): code: must be one of "weights-not-100", /);
   });
 
   it('a student may not dismiss a check (exit 4)', async () => {
-    const res = await s.run(['--as', 'usr_s01', 'gradebook', 'dismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
+    const res = await s.run(['--as', 'usr_s01', 'gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     expect(res).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 });
@@ -407,7 +416,7 @@ describe('gradebook undismiss', () => {
   let s: CliStore;
   beforeAll(async () => {
     s = await newStore();
-    await s.ok(['gradebook', 'dismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
+    await s.ok(['gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
   });
 
   it('undoes a dismissal: the check is open again and the version goes up', async () => {
@@ -417,21 +426,24 @@ describe('gradebook undismiss', () => {
   });
 
   it('a check that is not dismissed is not-found (exit 5)', async () => {
-    const res = await s.run(['gradebook', 'undismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_01']);
+    const res = await s.run(['gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_01']);
     expect(res).toMatchObject({ code: 5, stderr: 'error (not-found): The check item-zero-points for "asg_01" is not dismissed.\n' });
   });
 
   it('missing --code or --target is a usage error naming it (exit 2); an unknown code exits 3', async () => {
-    expect(await s.run(['gradebook', 'undismiss', COURSE, '--target', 'asg_06'])).toMatchObject({ code: 2, stderr: 'error: missing --code\n' });
-    expect(await s.run(['gradebook', 'undismiss', COURSE, '--code', 'item-zero-points'])).toMatchObject({ code: 2, stderr: 'error: missing --target\n' });
-    const bad = await s.run(['gradebook', 'undismiss', COURSE, '--code', 'too-hard', '--target', 'course']);
+    expect(await s.run(['gradebook', 'undismiss', '--course', COURSE, '--target', 'asg_06'])).toMatchObject({ code: 2, stderr: 'error: missing --code\n' });
+    expect(await s.run(['gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points'])).toMatchObject({
+      code: 2,
+      stderr: 'error: missing --target\n',
+    });
+    const bad = await s.run(['gradebook', 'undismiss', '--course', COURSE, '--code', 'too-hard', '--target', 'course']);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/^error \(invalid\): code: must be one of /);
   });
 
   it('a student may not undo a dismissal (exit 4)', async () => {
-    await s.ok(['gradebook', 'dismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
-    const res = await s.run(['--as', 'usr_s04', 'gradebook', 'undismiss', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
+    await s.ok(['gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
+    const res = await s.run(['--as', 'usr_s04', 'gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     expect(res).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
     expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
   });

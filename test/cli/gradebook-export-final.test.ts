@@ -20,13 +20,13 @@ afterAll(() => store.cleanup());
 
 describe('gradebook export', () => {
   it('every header of the default layout is unique: the Final category is "Final (cat_final) %"', async () => {
-    const header = (await store.ok(['gradebook', 'export', COURSE])).split('\r\n')[0]!.split(',');
+    const header = (await store.ok(['gradebook', 'export', '--course', COURSE])).split('\r\n')[0]!.split(',');
     expect(header.filter((h) => h.startsWith('Final'))).toEqual(['Final chart (asg_07)', 'Final (cat_final) %', 'Final %', 'Final Letter']);
     expect(new Set(header).size).toBe(header.length);
   });
 
   it('--layout registrar: Student ID, Student, Email, Final %, Final Letter, one row per student (override applied)', async () => {
-    const res = await store.run(['gradebook', 'export', COURSE, '--layout', 'registrar']);
+    const res = await store.run(['gradebook', 'export', '--course', COURSE, '--layout', 'registrar']);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const lines = res.stdout.split('\r\n');
@@ -39,20 +39,20 @@ describe('gradebook export', () => {
   });
 
   it('--bom writes a UTF-8 byte-order mark first (stdout and --out alike); --json prints the API body', async () => {
-    const piped = await store.ok(['gradebook', 'export', COURSE, '--layout', 'registrar', '--bom']);
+    const piped = await store.ok(['gradebook', 'export', '--course', COURSE, '--layout', 'registrar', '--bom']);
     expect(piped.startsWith('\uFEFFStudent ID,Student,')).toBe(true);
-    const res = await store.run(['gradebook', 'export', COURSE, '--bom', '--out', 'with-bom.csv'], { cwd: store.dir });
+    const res = await store.run(['gradebook', 'export', '--course', COURSE, '--bom', '--out', 'with-bom.csv'], { cwd: store.dir });
     expect(res).toMatchObject({ code: 0, stdout: '', stderr: 'wrote with-bom.csv\n' });
     const bytes = readFileSync(join(store.dir, 'with-bom.csv'));
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(bytes.subarray(3).toString('utf8')).toBe(await store.ok(['gradebook', 'export', COURSE]));
-    const json = await store.run(['--json', 'gradebook', 'export', COURSE, '--layout', 'registrar', '--bom']);
+    expect(bytes.subarray(3).toString('utf8')).toBe(await store.ok(['gradebook', 'export', '--course', COURSE]));
+    const json = await store.run(['--json', 'gradebook', 'export', '--course', COURSE, '--layout', 'registrar', '--bom']);
     const api = await store.run(['--json', 'api', 'GET', `/courses/${COURSE}/gradebook/export?layout=registrar&bom=true`]);
     expect(json.stdout).toBe(api.stdout);
   });
 
   it('an unknown --layout is invalid naming the parameter (exit 3)', async () => {
-    const res = await store.run(['gradebook', 'export', COURSE, '--layout', 'canvas']);
+    const res = await store.run(['gradebook', 'export', '--course', COURSE, '--layout', 'canvas']);
     expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): layout: must be one of "default", "registrar"\n' });
   });
 });
@@ -69,12 +69,12 @@ function choosing(answers: unknown[]) {
   return Object.assign(prompter, { offered });
 }
 
-const history = async (student: string) => store.ok(['gradebook', 'final', 'history', COURSE, student]);
+const history = async (student: string) => store.ok(['gradebook', 'final', 'history', '--course', COURSE, '--user', student]);
 
 describe('gradebook final set', () => {
   it("on a terminal asks for the letter from the scheme's letters, then the reason", async () => {
     const prompter = choosing(['B+', 'Late work excused']);
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s10'], { ...TERMINAL, prompter });
+    const res = await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s10'], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Final grade for usr_s10?', 'Reason?']);
     expect(prompter.offered[0]!.map((n) => n.split(' ')[0])).toEqual([...LETTERS, 'a']);
@@ -85,7 +85,7 @@ describe('gradebook final set', () => {
 
   it('or a percent instead; above 100 is allowed, and said', async () => {
     const prompter = choosing(['\u0000percent', '101.5', 'Extra project']);
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s11'], { ...TERMINAL, prompter });
+    const res = await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s11'], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Final grade for usr_s11?', 'Final percent?', 'Reason?']);
     expect(res.stderr).toBe('note: the final percent 101.5 is above 100\n');
@@ -93,12 +93,12 @@ describe('gradebook final set', () => {
   });
 
   it('--percent above 100 is saved, with a note on stderr', async () => {
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s12', '--percent', '104', '--reason', 'Bonus work']);
+    const res = await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s12', '--percent', '104', '--reason', 'Bonus work']);
     expect(res).toEqual({ code: 0, stdout: 'ok\ttrue\nversion\t1\n', stderr: 'note: the final percent 104 is above 100\n' });
   });
 
   it('an invalid letter lists the valid letters (exit 3)', async () => {
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s13', '--letter', 'E', '--reason', 'x']);
+    const res = await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s13', '--letter', 'E', '--reason', 'x']);
     expect(res).toEqual({
       code: 3,
       stdout: '',
@@ -107,7 +107,7 @@ describe('gradebook final set', () => {
   });
 
   it('not on a terminal, neither --letter nor --percent is still a usage error (exit 2)', async () => {
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s13', '--reason', 'x']);
+    const res = await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s13', '--reason', 'x']);
     expect(res).toEqual({ code: 2, stdout: '', stderr: 'error: give --letter and/or --percent (or use gradebook final clear)\n' });
   });
 });

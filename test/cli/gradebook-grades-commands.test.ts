@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
+const MISSING_COURSE =
+  "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
+
 const COURSE = 'crs_data101';
 const FORBIDDEN_STAFF = "error (forbidden): Only the course's instructors and admins may do this.\n";
 const S07_REASON = 'Documented illness during the spread quiz; instructor judgement.';
@@ -20,11 +23,11 @@ beforeAll(async () => {
 afterAll(() => store.cleanup());
 
 const gradeRow = async (student: string): Promise<string | undefined> =>
-  (await store.ok(['gradebook', 'grades', COURSE])).split('\n').find((l) => l.split('\t')[1] === student);
+  (await store.ok(['gradebook', 'grades', '--course', COURSE])).split('\n').find((l) => l.split('\t')[1] === student);
 
 describe('gradebook grades', () => {
   it('prints one TSV row per student: name, id, category %, course %, letter, final', async () => {
-    const res = await store.run(['gradebook', 'grades', COURSE]);
+    const res = await store.run(['gradebook', 'grades', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const lines = res.stdout.split('\n');
@@ -42,18 +45,21 @@ describe('gradebook grades', () => {
   });
 
   it("a student may not see everyone's grades (exit 4)", async () => {
-    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'grades', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
+    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'grades', '--course', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
   });
 
   it('an unknown course exits 5; no course is a usage error naming --course (exit 2)', async () => {
-    expect(await store.run(['gradebook', 'grades', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
-    expect(await store.run(['gradebook', 'grades'])).toMatchObject({ code: 2, stderr: 'error: missing --course\n' });
+    expect(await store.run(['gradebook', 'grades', '--course', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
+    expect(await store.run(['gradebook', 'grades'])).toMatchObject({ code: 2, stderr: MISSING_COURSE });
   });
 });
 
 describe('gradebook mine', () => {
   it('a student sees their own categories and course grade', async () => {
-    const res = await store.run(['--as', 'usr_s01', 'gradebook', 'mine', COURSE]);
+    const res = await store.run(['--as', 'usr_s01', 'gradebook', 'mine', '--course', COURSE]);
     expect(res).toMatchObject({ code: 0, stdout: 'Quizzes\t85.0\nProjects\t98.8\nFinal\t\nCourse\t92.9 A-\n', stderr: '' });
   });
 
@@ -75,27 +81,40 @@ describe('gradebook mine', () => {
 
   it('staff are not students of the course (exit 4)', async () => {
     const forbidden = 'error (forbidden): Only students enrolled in the course may do this.\n';
-    expect(await store.run(['gradebook', 'mine', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: forbidden });
-    expect(await store.run(['--as', 'usr_instructor', 'gradebook', 'mine', COURSE])).toMatchObject({ code: 4, stderr: forbidden });
+    expect(await store.run(['gradebook', 'mine', '--course', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: forbidden });
+    expect(await store.run(['--as', 'usr_instructor', 'gradebook', 'mine', '--course', COURSE])).toMatchObject({ code: 4, stderr: forbidden });
   });
 
   it('an unknown course exits 5; no course exits 2', async () => {
-    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'mine', 'crs_nope'])).toMatchObject({
+    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'mine', '--course', 'crs_nope'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Course "crs_nope" was not found.\n',
     });
-    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'mine'])).toMatchObject({ code: 2, stderr: 'error: missing --course\n' });
+    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'mine'])).toMatchObject({ code: 2, stderr: MISSING_COURSE });
   });
 });
 
 describe('gradebook final set', () => {
   it('sets a letter at the next version; grades shows it starred; history records it', async () => {
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s05', '--letter', 'A-', '--reason', 'Regrade']);
+    const res = await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s05', '--letter', 'A-', '--reason', 'Regrade']);
     expect(res).toMatchObject({ code: 0, stdout: 'ok\ttrue\nversion\t1\n', stderr: '' });
     expect(await gradeRow('usr_s05')).toBe('Elif Demir\tusr_s05\t100.0\t98.1\t\t98.9\tA\t98.9 A- *');
-    const json = await store.run(['--json', 'gradebook', 'final', 'set', COURSE, 'usr_s05', '--percent', '91.5', '--reason', 'Percent instead']);
+    const json = await store.run([
+      '--json',
+      'gradebook',
+      'final',
+      'set',
+      '--course',
+      COURSE,
+      '--user',
+      'usr_s05',
+      '--percent',
+      '91.5',
+      '--reason',
+      'Percent instead',
+    ]);
     expect(json).toMatchObject({ code: 0, stdout: '{"ok":true,"version":2}\n' });
-    expect(await store.ok(['gradebook', 'final', 'history', COURSE, 'usr_s05'])).toBe(
+    expect(await store.ok(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s05'])).toBe(
       '1\t2026-11-22T08:30:00.000Z\tusr_admin\t-\tA-\tRegrade\n2\t2026-11-22T08:30:00.000Z\tusr_admin\tA-\t91.5\tPercent instead\n',
     );
   });
@@ -107,7 +126,9 @@ describe('gradebook final set', () => {
       'gradebook',
       'final',
       'set',
+      '--course',
       COURSE,
+      '--user',
       'usr_s11',
       '--letter',
       'D',
@@ -120,80 +141,120 @@ describe('gradebook final set', () => {
   });
 
   it('a stale --expected-version is a conflict naming the current version (exit 6)', async () => {
-    const res = await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s07', '--letter', 'A', '--reason', 'x', '--expected-version', '0']);
+    const res = await store.run([
+      'gradebook',
+      'final',
+      'set',
+      '--course',
+      COURSE,
+      '--user',
+      'usr_s07',
+      '--letter',
+      'A',
+      '--reason',
+      'x',
+      '--expected-version',
+      '0',
+    ]);
     expect(res).toMatchObject({ code: 6, stdout: '', stderr: 'error (conflict): The override is at version 1, not 0.\n' });
-    const json = await store.run(['--json', 'gradebook', 'final', 'set', COURSE, 'usr_s07', '--letter', 'A', '--reason', 'x', '--expected-version', '0']);
+    const json = await store.run([
+      '--json',
+      'gradebook',
+      'final',
+      'set',
+      '--course',
+      COURSE,
+      '--user',
+      'usr_s07',
+      '--letter',
+      'A',
+      '--reason',
+      'x',
+      '--expected-version',
+      '0',
+    ]);
     expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'conflict', message: 'The override is at version 1, not 0.', details: { currentVersion: 1 } } });
   });
 
   it('a letter outside the scheme or a negative percent is invalid naming the field (exit 3)', async () => {
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--letter', 'Q', '--reason', 'x'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--letter', 'Q', '--reason', 'x'])).toMatchObject({
       code: 3,
       stderr: 'error (invalid): letter: "Q" is not a letter of the course\'s scheme (A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F)\n',
     });
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--percent=-5', '--reason', 'x'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--percent=-5', '--reason', 'x'])).toMatchObject({
       code: 3,
       stderr: 'error (invalid): percent: must be >= 0\n',
     });
-    expect(await store.ok(['gradebook', 'final', 'history', COURSE, 'usr_s06'])).toBe('');
+    expect(await store.ok(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s06'])).toBe('');
   });
 
   it('a missing --reason, no --letter/--percent, or a non-number --percent is a usage error (exit 2)', async () => {
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--letter', 'A'])).toMatchObject({ code: 2, stderr: 'error: missing --reason\n' });
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--reason', 'x'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--letter', 'A'])).toMatchObject({
+      code: 2,
+      stderr: 'error: missing --reason\n',
+    });
+    expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--reason', 'x'])).toMatchObject({
       code: 2,
       stderr: 'error: give --letter and/or --percent (or use gradebook final clear)\n',
     });
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--reason', 'x', '--percent', 'ninety'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--reason', 'x', '--percent', 'ninety'])).toMatchObject({
       code: 2,
       stderr: 'error: --percent must be a number (got "ninety")\n',
     });
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_s06', '--reason', 'x', '--letter', 'A', '--expected-version', 'latest'])).toMatchObject({
+    expect(
+      await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--reason', 'x', '--letter', 'A', '--expected-version', 'latest']),
+    ).toMatchObject({
       code: 2,
       stderr: 'error: --expected-version must be a number (got "latest")\n',
     });
   });
 
   it('a student who is not enrolled is not-found (exit 5); a student acting is forbidden (exit 4)', async () => {
-    expect(await store.run(['gradebook', 'final', 'set', COURSE, 'usr_manager', '--letter', 'A', '--reason', 'x'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_manager', '--letter', 'A', '--reason', 'x'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Student "usr_manager" is not enrolled in this course.\n',
     });
-    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'final', 'set', COURSE, 'usr_s01', '--letter', 'A', '--reason', 'please'])).toMatchObject({
+    expect(
+      await store.run(['--as', 'usr_s01', 'gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s01', '--letter', 'A', '--reason', 'please']),
+    ).toMatchObject({
       code: 4,
       stderr: FORBIDDEN_STAFF,
     });
-    expect(await store.ok(['gradebook', 'final', 'history', COURSE, 'usr_s01'])).toBe('');
+    expect(await store.ok(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s01'])).toBe('');
   });
 });
 
 describe('gradebook final clear', () => {
   it('clears an override: the next version, "(cleared)" in the history, no star in grades', async () => {
-    await store.ok(['gradebook', 'final', 'set', COURSE, 'usr_s10', '--letter', 'B', '--reason', 'Regrade']);
-    const res = await store.run(['gradebook', 'final', 'clear', COURSE, 'usr_s10', '--reason', 'Entered in error']);
+    await store.ok(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s10', '--letter', 'B', '--reason', 'Regrade']);
+    const res = await store.run(['gradebook', 'final', 'clear', '--course', COURSE, '--user', 'usr_s10', '--reason', 'Entered in error']);
     expect(res).toMatchObject({ code: 0, stdout: 'ok\ttrue\nversion\t2\n', stderr: '' });
-    expect((await store.ok(['gradebook', 'final', 'history', COURSE, 'usr_s10'])).split('\n')[1]).toBe(
+    expect((await store.ok(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s10'])).split('\n')[1]).toBe(
       '2\t2026-11-22T08:30:00.000Z\tusr_admin\tB\t(cleared)\tEntered in error',
     );
     expect(await gradeRow('usr_s10')).toBe('Jonas Berg\tusr_s10\t58.3\t86.9\t\t74.6\tC\t74.6 C');
   });
 
   it('a missing --reason is a usage error naming it (exit 2)', async () => {
-    expect(await store.run(['gradebook', 'final', 'clear', COURSE, 'usr_s07'])).toMatchObject({ code: 2, stdout: '', stderr: 'error: missing --reason\n' });
+    expect(await store.run(['gradebook', 'final', 'clear', '--course', COURSE, '--user', 'usr_s07'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: missing --reason\n',
+    });
   });
 
   it('a stale --expected-version is a conflict (exit 6) and the override stays', async () => {
-    const res = await store.run(['gradebook', 'final', 'clear', COURSE, 'usr_s07', '--reason', 'x', '--expected-version', '3']);
+    const res = await store.run(['gradebook', 'final', 'clear', '--course', COURSE, '--user', 'usr_s07', '--reason', 'x', '--expected-version', '3']);
     expect(res).toMatchObject({ code: 6, stderr: 'error (conflict): The override is at version 1, not 3.\n' });
     expect(await gradeRow('usr_s07')).toMatch(/\t62\.5 B\+ \*$/);
   });
 
   it('a student may not clear their override (exit 4); an unknown course exits 5', async () => {
-    expect(await store.run(['--as', 'usr_s07', 'gradebook', 'final', 'clear', COURSE, 'usr_s07', '--reason', 'x'])).toMatchObject({
+    expect(await store.run(['--as', 'usr_s07', 'gradebook', 'final', 'clear', '--course', COURSE, '--user', 'usr_s07', '--reason', 'x'])).toMatchObject({
       code: 4,
       stderr: FORBIDDEN_STAFF,
     });
-    expect(await store.run(['gradebook', 'final', 'clear', 'crs_nope', 'usr_s07', '--reason', 'x'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'clear', '--course', 'crs_nope', '--user', 'usr_s07', '--reason', 'x'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Course "crs_nope" was not found.\n',
     });
@@ -202,9 +263,9 @@ describe('gradebook final clear', () => {
 
 describe('gradebook final history', () => {
   it('lists each change as TSV: version, at, by, old, new, reason', async () => {
-    const res = await store.run(['gradebook', 'final', 'history', COURSE, 'usr_s07']);
+    const res = await store.run(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s07']);
     expect(res).toMatchObject({ code: 0, stdout: `1\t2026-11-10T10:00:00.000Z\tusr_instructor\t-\tB+\t${S07_REASON}\n`, stderr: '' });
-    const json = await store.run(['--json', 'gradebook', 'final', 'history', COURSE, 'usr_s07']);
+    const json = await store.run(['--json', 'gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s07']);
     expect(JSON.parse(json.stdout)).toEqual([
       {
         courseId: COURSE,
@@ -222,27 +283,28 @@ describe('gradebook final history', () => {
   });
 
   it('a student with no override has an empty history', async () => {
-    expect(await store.run(['gradebook', 'final', 'history', COURSE, 'usr_s20'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await store.run(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s20'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('a user not enrolled exits 5; a student reading it exits 4', async () => {
-    expect(await store.run(['gradebook', 'final', 'history', COURSE, 'usr_nope'])).toMatchObject({
+    expect(await store.run(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_nope'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Student "usr_nope" is not enrolled in this course.\n',
     });
-    expect(await store.run(['--as', 'usr_s07', 'gradebook', 'final', 'history', COURSE, 'usr_s07'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+    expect(await store.run(['--as', 'usr_s07', 'gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s07'])).toMatchObject({
+      code: 4,
+      stderr: FORBIDDEN_STAFF,
+    });
   });
 
-  it('without the student argument: a usage error naming it (exit 2)', async () => {
-    const res = await store.run(['gradebook', 'final', 'history', COURSE]);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: missing required argument 'studentId'\n/);
+  it('without --user: a usage error naming it (exit 2)', async () => {
+    expect(await store.run(['gradebook', 'final', 'history', '--course', COURSE])).toEqual({ code: 2, stdout: '', stderr: 'error: missing --user\n' });
   });
 });
 
 describe('gradebook export', () => {
   it('prints RFC 4180 CSV with CRLF line ends: header, points possible, one row per student', async () => {
-    const res = await store.run(['gradebook', 'export', COURSE]);
+    const res = await store.run(['gradebook', 'export', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const csv = res.stdout;
@@ -261,26 +323,29 @@ describe('gradebook export', () => {
   });
 
   it('--out FILE writes the same bytes, prints nothing on stdout and names the file on stderr', async () => {
-    const piped = await store.ok(['gradebook', 'export', COURSE]);
+    const piped = await store.ok(['gradebook', 'export', '--course', COURSE]);
     const res = await store.run(['gradebook', 'export', '--course', COURSE, '--out', 'grades.csv'], { cwd: store.dir });
     expect(res).toMatchObject({ code: 0, stdout: '', stderr: 'wrote grades.csv\n' });
     expect(readFileSync(join(store.dir, 'grades.csv'), 'utf8')).toBe(piped);
   });
 
   it('--json prints {csv} exactly as the API sends it', async () => {
-    const res = await store.run(['--json', 'gradebook', 'export', COURSE]);
+    const res = await store.run(['--json', 'gradebook', 'export', '--course', COURSE]);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ csv: await store.ok(['gradebook', 'export', COURSE]) });
+    expect(JSON.parse(res.stdout)).toEqual({ csv: await store.ok(['gradebook', 'export', '--course', COURSE]) });
   });
 
   it('a student may not export (exit 4); an unknown course exits 5; no course exits 2', async () => {
-    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'export', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
-    expect(await store.run(['gradebook', 'export', 'crs_nope'])).toMatchObject({ code: 5, stderr: 'error (not-found): Course "crs_nope" was not found.\n' });
-    expect(await store.run(['gradebook', 'export'])).toMatchObject({ code: 2, stderr: 'error: missing --course\n' });
+    expect(await store.run(['--as', 'usr_s01', 'gradebook', 'export', '--course', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
+    expect(await store.run(['gradebook', 'export', '--course', 'crs_nope'])).toMatchObject({
+      code: 5,
+      stderr: 'error (not-found): Course "crs_nope" was not found.\n',
+    });
+    expect(await store.run(['gradebook', 'export'])).toMatchObject({ code: 2, stderr: MISSING_COURSE });
   });
 
   it('--out into a missing folder is a usage error naming the file (exit 2)', async () => {
-    const res = await store.run(['gradebook', 'export', COURSE, '--out', 'no/such/dir/grades.csv'], { cwd: store.dir });
+    const res = await store.run(['gradebook', 'export', '--course', COURSE, '--out', 'no/such/dir/grades.csv'], { cwd: store.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('no/such/dir/grades.csv');
     expect(res.stderr).not.toMatch(/unexpected failure|\n {4}at /);

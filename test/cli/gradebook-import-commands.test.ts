@@ -17,6 +17,9 @@ import type { Prompter } from '../../src/cli/command.js';
 import { type CliResult, scriptedPrompter } from '../helpers/cli.js';
 import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
+const MISSING_COURSE =
+  "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
+
 const COURSE = 'crs_data101';
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 
@@ -47,13 +50,13 @@ function edited(csv: string, edits: [studentId: string, itemId: string, value: s
 }
 
 async function exportTo(s: CliStore, name: string, edits: [string, string, string][] = []): Promise<string> {
-  const csv = await s.ok(['gradebook', 'export', COURSE]);
+  const csv = await s.ok(['gradebook', 'export', '--course', COURSE]);
   writeFileSync(join(s.dir, name), edited(csv, edits));
   return name;
 }
 
 const cell = async (s: CliStore, student: string, item: string): Promise<string> => {
-  const records = parse(await s.ok(['gradebook', 'export', COURSE])) as string[][];
+  const records = parse(await s.ok(['gradebook', 'export', '--course', COURSE])) as string[][];
   const column = records[0]!.findIndex((h) => h.endsWith(`(${item})`));
   return records.find((r) => r[1] === student)![column]!;
 };
@@ -138,7 +141,7 @@ describe('gradebook import', () => {
 
   it('every bad cell is listed with its row and column (exit 3), and nothing is written', async () => {
     const s = await newStore();
-    const csv = edited(await s.ok(['gradebook', 'export', COURSE]), [
+    const csv = edited(await s.ok(['gradebook', 'export', '--course', COURSE]), [
       ['usr_s01', 'asg_01', '9'],
       ['usr_s01', 'asg_03', 'ten'],
       ['usr_s02', 'asg_04', '-2'],
@@ -169,7 +172,7 @@ describe('gradebook import', () => {
 
   it('a negative score is listed at its place; --json prints the envelope', async () => {
     const s = await newStore();
-    writeFileSync(join(s.dir, 'neg.csv'), edited(await s.ok(['gradebook', 'export', COURSE]), [['usr_s02', 'asg_04', '-2']]));
+    writeFileSync(join(s.dir, 'neg.csv'), edited(await s.ok(['gradebook', 'export', '--course', COURSE]), [['usr_s02', 'asg_04', '-2']]));
     const res = await s.run(['--json', 'gradebook', 'import', 'neg.csv', '--course', COURSE, '--yes'], { cwd: s.dir });
     expect(res.code).toBe(3);
     expect(JSON.parse(res.stderr)).toEqual({
@@ -189,13 +192,13 @@ describe('gradebook import', () => {
     expect(piped.stderr).toMatch(
       /^error: importing grades needs --yes when not interactive \(3 scores would change \(1 new submission\), \d+ unchanged, \d+ blank; see --dry-run\)\n$/,
     );
-    expectError(await s.run(['gradebook', 'import', file], { cwd: s.dir }), 2, 'error: missing --course\n');
+    expectError(await s.run(['gradebook', 'import', file], { cwd: s.dir }), 2, MISSING_COURSE);
     expectError(
       await s.run(['gradebook', 'import', 'nope.csv', '--course', COURSE], { cwd: s.dir }),
       2,
       'error: cannot read nope.csv: no such file or folder\n',
     );
-    writeFileSync(join(s.dir, 'registrar.csv'), await s.ok(['gradebook', 'export', COURSE, '--layout', 'registrar']));
+    writeFileSync(join(s.dir, 'registrar.csv'), await s.ok(['gradebook', 'export', '--course', COURSE, '--layout', 'registrar']));
     expectError(
       await s.run(['gradebook', 'import', 'registrar.csv', '--course', COURSE], { cwd: s.dir }),
       2,
@@ -227,7 +230,7 @@ describe('gradebook import', () => {
       ...prompter,
       confirm: async (m, d) => {
         // usr_s01's asg_05 gets graded by someone else meanwhile.
-        const subs = JSON.parse(await s.ok(['--json', 'submissions', 'list', 'asg_05'])) as { id: string; studentId: string }[];
+        const subs = JSON.parse(await s.ok(['--json', 'submissions', 'list', '--assignment', 'asg_05'])) as { id: string; studentId: string }[];
         await s.ok(['submissions', 'grade', subs.find((x) => x.studentId === 'usr_s01')!.id, '--score', '30']);
         return confirm(m, d);
       },

@@ -31,9 +31,9 @@ function course(n: number) {
 describe('gradebook grades', () => {
   it('follows the pages: 1,500 students in two pages of the API are all shown, and --json is one document', async () => {
     const s = await newStore(course(1500));
-    const table = rows(await s.ok(['gradebook', 'grades', 'big']));
+    const table = rows(await s.ok(['gradebook', 'grades', '--course', 'big']));
     expect(table).toHaveLength(1500);
-    const doc = JSON.parse(await s.ok(['--json', 'gradebook', 'grades', 'big']));
+    const doc = JSON.parse(await s.ok(['--json', 'gradebook', 'grades', '--course', 'big']));
     expect(doc.courseId).toBe('big');
     expect(doc.students).toHaveLength(1500);
     expect(doc.students[1499].studentId).toBe('s1499');
@@ -41,7 +41,7 @@ describe('gradebook grades', () => {
 
   it('a course that does not exist is not-found (exit 5)', async () => {
     const s = await newStore(course(1));
-    const res = await s.run(['gradebook', 'grades', 'nope']);
+    const res = await s.run(['gradebook', 'grades', '--course', 'nope']);
     expect(res.code).toBe(5);
     expect(res.stderr).toMatch(/^error \(not-found\)/);
   });

@@ -18,7 +18,7 @@ async function newStore(): Promise<CliStore> {
 }
 afterAll(() => stores.forEach((s) => s.cleanup()));
 
-const setupOf = async (s: CliStore) => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', COURSE])) as Record<string, any>;
+const setupOf = async (s: CliStore) => JSON.parse(await s.ok(['--json', 'gradebook', 'setup', 'show', '--course', COURSE])) as Record<string, any>;
 
 function expectError(res: CliResult, code: number, stderr: string): void {
   expect(res.stderr).toBe(stderr);
@@ -33,7 +33,21 @@ const CONFLICT_1_2 =
 describe('gradebook setup late', () => {
   it('changes only the given fields of the late policy and prints the new policy', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'setup', 'late', COURSE, '--percent', '2.5', '--period', 'hour', '--max-periods', 'none', '--grace', '30']);
+    const res = await s.run([
+      'gradebook',
+      'setup',
+      'late',
+      '--course',
+      COURSE,
+      '--percent',
+      '2.5',
+      '--period',
+      'hour',
+      '--max-periods',
+      'none',
+      '--grace',
+      '30',
+    ]);
     expect(res).toEqual({ code: 0, stdout: '2\t-2.5% of possible per hour, no cap, grace 30 min\n', stderr: '' });
     expect((await setupOf(s)).late).toEqual({
       enabled: true,
@@ -49,7 +63,21 @@ describe('gradebook setup late', () => {
   it('--off turns it off; --on with --basis score and --after-max missing; --json prints the saved setup', async () => {
     const s = await newStore();
     expect(await s.ok(['gradebook', 'setup', 'late', '--course', COURSE, '--off'])).toBe('2\toff (grace 15 min for missing work)\n');
-    const res = await s.run(['--json', 'gradebook', 'setup', 'late', COURSE, '--on', '--basis', 'score', '--max-periods', '3', '--after-max', 'missing']);
+    const res = await s.run([
+      '--json',
+      'gradebook',
+      'setup',
+      'late',
+      '--course',
+      COURSE,
+      '--on',
+      '--basis',
+      'score',
+      '--max-periods',
+      '3',
+      '--after-max',
+      'missing',
+    ]);
     expect(JSON.parse(res.stdout)).toMatchObject({
       version: 3,
       late: { enabled: true, basis: 'score', maxPeriods: 3, afterMax: 'missing', percentPerPeriod: 10 },
@@ -58,9 +86,9 @@ describe('gradebook setup late', () => {
 
   it('values out of range or not allowed are invalid, named by the flag (exit 3)', async () => {
     const s = await newStore();
-    expectError(await s.run(['gradebook', 'setup', 'late', COURSE, '--percent', '150']), 3, 'error (invalid): --percent: must be <= 100\n');
+    expectError(await s.run(['gradebook', 'setup', 'late', '--course', COURSE, '--percent', '150']), 3, 'error (invalid): --percent: must be <= 100\n');
     expectError(
-      await s.run(['gradebook', 'setup', 'late', COURSE, '--period', 'week', '--grace', '600000']),
+      await s.run(['gradebook', 'setup', 'late', '--course', COURSE, '--period', 'week', '--grace', '600000']),
       3,
       'error (invalid): 2 problems: --period, --grace\n  --period: must be one of "day", "hour"\n  --grace: must be <= 525600\n',
     );
@@ -70,34 +98,38 @@ describe('gradebook setup late', () => {
   it('nothing given, --on with --off, or a non-number is a usage error (exit 2); a stale --expected-version is a conflict (exit 6)', async () => {
     const s = await newStore();
     expectError(
-      await s.run(['gradebook', 'setup', 'late', COURSE]),
+      await s.run(['gradebook', 'setup', 'late', '--course', COURSE]),
       2,
       'error: nothing to change: give at least one of --on, --off, --percent, --period, --basis, --max-periods, --after-max, --grace\n',
     );
-    expectError(await s.run(['gradebook', 'setup', 'late', COURSE, '--on', '--off']), 2, 'error: give --on or --off, not both\n');
-    expectError(await s.run(['gradebook', 'setup', 'late', COURSE, '--max-periods', 'many']), 2, 'error: --max-periods must be a number (got "many")\n');
-    await s.ok(['gradebook', 'setup', 'late', COURSE, '--grace', '0']);
-    expectError(await s.run(['gradebook', 'setup', 'late', COURSE, '--grace', '5', '--expected-version', '1']), 6, CONFLICT_1_2);
+    expectError(await s.run(['gradebook', 'setup', 'late', '--course', COURSE, '--on', '--off']), 2, 'error: give --on or --off, not both\n');
+    expectError(
+      await s.run(['gradebook', 'setup', 'late', '--course', COURSE, '--max-periods', 'many']),
+      2,
+      'error: --max-periods must be a number (got "many")\n',
+    );
+    await s.ok(['gradebook', 'setup', 'late', '--course', COURSE, '--grace', '0']);
+    expectError(await s.run(['gradebook', 'setup', 'late', '--course', COURSE, '--grace', '5', '--expected-version', '1']), 6, CONFLICT_1_2);
   });
 });
 
 describe('gradebook setup missing', () => {
   it('sets what missing work counts as, and whether missing zeros may be dropped', async () => {
     const s = await newStore();
-    expect(await s.ok(['gradebook', 'setup', 'missing', COURSE, '--treat-as', 'exclude-until-graded'])).toBe('2\texclude-until-graded\n');
-    expect(await s.ok(['gradebook', 'setup', 'missing', COURSE, '--droppable'])).toBe('3\texclude-until-graded, droppable\n');
+    expect(await s.ok(['gradebook', 'setup', 'missing', '--course', COURSE, '--treat-as', 'exclude-until-graded'])).toBe('2\texclude-until-graded\n');
+    expect(await s.ok(['gradebook', 'setup', 'missing', '--course', COURSE, '--droppable'])).toBe('3\texclude-until-graded, droppable\n');
     expect((await setupOf(s)).missing).toEqual({ treatAs: 'exclude-until-graded', droppable: true });
   });
 
   it('an unknown --treat-as is invalid naming it (exit 3); nothing given is a usage error (exit 2)', async () => {
     const s = await newStore();
     expectError(
-      await s.run(['gradebook', 'setup', 'missing', COURSE, '--treat-as', 'zero']),
+      await s.run(['gradebook', 'setup', 'missing', '--course', COURSE, '--treat-as', 'zero']),
       3,
       'error (invalid): --treat-as: must be one of "zero-after-due", "exclude-until-graded"\n',
     );
     expectError(
-      await s.run(['gradebook', 'setup', 'missing', COURSE]),
+      await s.run(['gradebook', 'setup', 'missing', '--course', COURSE]),
       2,
       'error: nothing to change: give at least one of --treat-as, --droppable, --no-droppable\n',
     );
@@ -107,18 +139,22 @@ describe('gradebook setup missing', () => {
 describe('gradebook setup extra-credit', () => {
   it('sets and clears the caps (none is no cap)', async () => {
     const s = await newStore();
-    expect(await s.ok(['gradebook', 'setup', 'extra-credit', COURSE, '--category-cap', '5', '--course-cap', '2.5'])).toBe(
+    expect(await s.ok(['gradebook', 'setup', 'extra-credit', '--course', COURSE, '--category-cap', '5', '--course-cap', '2.5'])).toBe(
       '2\tcategory cap 5%, course cap 2.5 points\n',
     );
-    expect(await s.ok(['gradebook', 'setup', 'extra-credit', COURSE, '--course-cap', 'none'])).toBe('3\tcategory cap 5%, course cap none points\n');
+    expect(await s.ok(['gradebook', 'setup', 'extra-credit', '--course', COURSE, '--course-cap', 'none'])).toBe('3\tcategory cap 5%, course cap none points\n');
     expect((await setupOf(s)).extraCredit).toEqual({ categoryCapPercent: 5, courseCapPoints: null });
   });
 
   it('a negative cap is invalid naming the flag (exit 3); nothing given is a usage error (exit 2)', async () => {
     const s = await newStore();
-    expectError(await s.run(['gradebook', 'setup', 'extra-credit', COURSE, '--category-cap', '-1']), 3, 'error (invalid): --category-cap: must be >= 0\n');
     expectError(
-      await s.run(['gradebook', 'setup', 'extra-credit', COURSE]),
+      await s.run(['gradebook', 'setup', 'extra-credit', '--course', COURSE, '--category-cap', '-1']),
+      3,
+      'error (invalid): --category-cap: must be >= 0\n',
+    );
+    expectError(
+      await s.run(['gradebook', 'setup', 'extra-credit', '--course', COURSE]),
       2,
       'error: nothing to change: give at least one of --category-cap, --course-cap\n',
     );
@@ -128,17 +164,17 @@ describe('gradebook setup extra-credit', () => {
 describe('gradebook setup mode', () => {
   it('switches between weighted and points', async () => {
     const s = await newStore();
-    expect(await s.run(['gradebook', 'setup', 'mode', 'points', COURSE])).toEqual({ code: 0, stdout: '2\tpoints\n', stderr: '' });
+    expect(await s.run(['gradebook', 'setup', 'mode', 'points', '--course', COURSE])).toEqual({ code: 0, stdout: '2\tpoints\n', stderr: '' });
     expect(await s.ok(['gradebook', 'setup', 'mode', 'weighted', '--course', COURSE])).toBe('3\tweighted\n');
   });
 
   it('back to weighted with weights off 100 says so; an unknown mode is invalid (exit 3)', async () => {
     const s = await newStore();
-    await s.ok(['gradebook', 'setup', 'mode', 'points', COURSE]);
+    await s.ok(['gradebook', 'setup', 'mode', 'points', '--course', COURSE]);
     await s.ok(['gradebook', 'categories', 'update', 'cat_quiz', '--course', COURSE, '--weight', '50']);
-    const back = await s.run(['gradebook', 'setup', 'mode', 'weighted', COURSE]);
+    const back = await s.run(['gradebook', 'setup', 'mode', 'weighted', '--course', COURSE]);
     expect(back).toMatchObject({ code: 0, stderr: 'note: category weights now sum to 120, not 100 (weighted mode); see gradebook checks\n' });
-    expectError(await s.run(['gradebook', 'setup', 'mode', 'curve', COURSE]), 3, 'error (invalid): <mode>: must be one of "weighted", "points"\n');
+    expectError(await s.run(['gradebook', 'setup', 'mode', 'curve', '--course', COURSE]), 3, 'error (invalid): <mode>: must be one of "weighted", "points"\n');
   });
 });
 
@@ -157,7 +193,7 @@ describe('gradebook scheme set', () => {
     ]);
     expect(scheme.id).toBe('standard');
     // Letters follow the new scheme: usr_s01's 92.9 is now an A.
-    expect((await s.ok(['gradebook', 'grades', COURSE])).split('\n')[0]).toBe('Amara Okafor\tusr_s01\t85.0\t98.8\t\t92.9\tA\t92.9 A');
+    expect((await s.ok(['gradebook', 'grades', '--course', COURSE])).split('\n')[0]).toBe('Amara Okafor\tusr_s01\t85.0\t98.8\t\t92.9\tA\t92.9 A');
   });
 
   it('letters may hold = and decimals: A+=96.5', async () => {
@@ -184,7 +220,7 @@ describe('gradebook setup --help', () => {
     const res = await s.run(['gradebook', 'setup', '--help']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Every setup field, its meaning, limits and an example: docs/gradebook-setup.md');
-    expect(res.stdout).toMatch(/late \[options\] \[courseId\]/);
+    expect(res.stdout).toMatch(/late \[options\] +The late policy/);
     expect((await s.run(['gradebook', 'setup', 'late', '--help'])).stdout).toContain('docs/gradebook-setup.md');
     expect((await s.run(['gradebook', 'scheme', 'set', '--help'])).stdout).toContain('docs/gradebook-setup.md');
   });

@@ -36,20 +36,20 @@ describe('gradebook through the CLI', () => {
 
   it('export --out writes a file and prints nothing', async () => {
     const out = join(home.dir, 'grades.csv');
-    const res = await runCli([...remoteArgs(), 'gradebook', 'export', 'crs_data101', '--out', out]);
+    const res = await runCli([...remoteArgs(), 'gradebook', 'export', '--course', 'crs_data101', '--out', out]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     expect(readFileSync(out, 'utf8').startsWith('Student,Student ID,')).toBe(true);
   });
 
   it('grades prints one row per student', async () => {
-    const res = await runCli([...remoteArgs(), 'gradebook', 'grades', 'crs_data101']);
+    const res = await runCli([...remoteArgs(), 'gradebook', 'grades', '--course', 'crs_data101']);
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(25);
   });
 
   it('checks and a conflicting final-grade write exit with the table codes', async () => {
-    const checks = await runCli([...remoteArgs(), '--json', 'gradebook', 'checks', 'crs_data101']);
+    const checks = await runCli([...remoteArgs(), '--json', 'gradebook', 'checks', '--course', 'crs_data101']);
     expect(checks.code).toBe(0);
     expect(Array.isArray(JSON.parse(checks.stdout))).toBe(true);
     const stale = await runCli([
@@ -57,7 +57,9 @@ describe('gradebook through the CLI', () => {
       'gradebook',
       'final',
       'set',
+      '--course',
       'crs_data101',
+      '--user',
       'usr_s07',
       '--letter',
       'A',
@@ -68,9 +70,36 @@ describe('gradebook through the CLI', () => {
     ]);
     expect(stale.code).toBe(6);
     expect(stale.stderr).toMatch(/conflict/);
-    const badLetter = await runCli([...remoteArgs(), 'gradebook', 'final', 'set', 'crs_data101', 'usr_s07', '--letter', 'Q', '--reason', 'x']);
+    const badLetter = await runCli([
+      ...remoteArgs(),
+      'gradebook',
+      'final',
+      'set',
+      '--course',
+      'crs_data101',
+      '--user',
+      'usr_s07',
+      '--letter',
+      'Q',
+      '--reason',
+      'x',
+    ]);
     expect(badLetter.code).toBe(3);
-    const ok = await runCli([...remoteArgs(), '--json', 'gradebook', 'final', 'set', 'crs_data101', 'usr_s07', '--letter', 'A-', '--reason', 'Regrade']);
+    const ok = await runCli([
+      ...remoteArgs(),
+      '--json',
+      'gradebook',
+      'final',
+      'set',
+      '--course',
+      'crs_data101',
+      '--user',
+      'usr_s07',
+      '--letter',
+      'A-',
+      '--reason',
+      'Regrade',
+    ]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({ ok: true, version: 2 });
   });

@@ -41,7 +41,7 @@ const rubric = (id: string, name = 'Small rubric') => ({
 
 describe('readiness show', () => {
   it('prints the report: totals, what blocks publishing, each item with evidence and fixes', async () => {
-    const res = await shared.run(['readiness', 'show', COURSE]);
+    const res = await shared.run(['readiness', 'show', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const lines = res.stdout.split('\n');
@@ -56,7 +56,7 @@ describe('readiness show', () => {
   });
 
   it('--json prints the API report exactly', async () => {
-    const res = await shared.run(['--json', 'readiness', 'show', COURSE]);
+    const res = await shared.run(['--json', 'readiness', 'show', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe((await shared.run(['--json', 'api', 'GET', `/courses/${COURSE}/readiness`])).stdout);
     expect(JSON.parse(res.stdout)).toMatchObject({
@@ -71,15 +71,17 @@ describe('readiness show', () => {
   });
 
   it('an unknown course exits 5; a student exits 4; no course exits 2', async () => {
-    expect(await shared.run(['readiness', 'show', 'crs_nope'])).toMatchObject({
+    expect(await shared.run(['readiness', 'show', '--course', 'crs_nope'])).toMatchObject({
       code: 5,
       stdout: '',
       stderr: 'error (not-found): Course "crs_nope" was not found.\n',
     });
-    expect(await shared.run(['--as', 'usr_s01', 'readiness', 'show', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
-    const none = await shared.run(['readiness', 'show']);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^error: missing required argument 'courseId'\n/);
+    expect(await shared.run(['--as', 'usr_s01', 'readiness', 'show', '--course', COURSE])).toMatchObject({ code: 4, stdout: '', stderr: FORBIDDEN_STAFF });
+    expect(await shared.run(['readiness', 'show'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n",
+    });
   });
 });
 
@@ -90,7 +92,7 @@ describe('readiness attest', () => {
   });
 
   it('attests a human item with a note; the report counts it and names who attested', async () => {
-    const res = await s.run(['readiness', 'attest', COURSE, '--item', '1.3', '--note', 'Office hours are in the welcome lesson']);
+    const res = await s.run(['readiness', 'attest', '--course', COURSE, '--item', '1.3', '--note', 'Office hours are in the welcome lesson']);
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')[0]).toBe('Course essentials (course-essentials): 12/19 met, 63.2%, 1 need review');
     expect(res.stdout).toContain(
@@ -100,7 +102,7 @@ describe('readiness attest', () => {
 
   it('a reviewer may attest; on a terminal without --item, picks from the pending items', async () => {
     const prompter = choosing(['4.1']);
-    const res = await s.run(['--as', 'usr_reviewer', 'readiness', 'attest', COURSE], { ...TERMINAL, prompter });
+    const res = await s.run(['--as', 'usr_reviewer', 'readiness', 'attest', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Attest which item?']);
     // Only items that still need something: not the met ones, not 1.3 (attested above).
@@ -111,23 +113,23 @@ describe('readiness attest', () => {
   });
 
   it('an automatic item that is not met needs a note (exit 3, naming note)', async () => {
-    const res = await s.run(['readiness', 'attest', COURSE, '--item', '3.1']);
+    const res = await s.run(['readiness', 'attest', '--course', COURSE, '--item', '3.1']);
     expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): note: required when attesting an automatic item that is not met\n' });
   });
 
   it('an item that is not in the rubric is not-found (exit 5)', async () => {
-    expect(await s.run(['readiness', 'attest', COURSE, '--item', '9.9'])).toMatchObject({
+    expect(await s.run(['readiness', 'attest', '--course', COURSE, '--item', '9.9'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Item "9.9" is not in rubric course-essentials.\n',
     });
   });
 
   it('not interactive: a missing --item is a usage error naming it (exit 2)', async () => {
-    expect(await s.run(['readiness', 'attest', COURSE])).toMatchObject({ code: 2, stdout: '', stderr: 'error: missing --item\n' });
+    expect(await s.run(['readiness', 'attest', '--course', COURSE])).toMatchObject({ code: 2, stdout: '', stderr: 'error: missing --item\n' });
   });
 
   it('a student may not attest (exit 4)', async () => {
-    expect(await s.run(['--as', 'usr_s01', 'readiness', 'attest', COURSE, '--item', '5.1'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+    expect(await s.run(['--as', 'usr_s01', 'readiness', 'attest', '--course', COURSE, '--item', '5.1'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 });
 
@@ -135,12 +137,12 @@ describe('readiness withdraw', () => {
   let s: CliStore;
   beforeAll(async () => {
     s = await newStore();
-    await s.ok(['readiness', 'attest', COURSE, '--item', '1.3']);
-    await s.ok(['readiness', 'attest', COURSE, '--item', '5.1']);
+    await s.ok(['readiness', 'attest', '--course', COURSE, '--item', '1.3']);
+    await s.ok(['readiness', 'attest', '--course', COURSE, '--item', '5.1']);
   });
 
   it('withdraws an attestation: the item is pending again', async () => {
-    const res = await s.run(['readiness', 'withdraw', COURSE, '--item', '1.3']);
+    const res = await s.run(['readiness', 'withdraw', '--course', COURSE, '--item', '1.3']);
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')[0]).toBe('Course essentials (course-essentials): 12/19 met, 63.2%, 1 need review');
     expect(res.stdout).toContain('\n  1.3   pending           How and when learners can reach the instructor is stated\n');
@@ -148,7 +150,7 @@ describe('readiness withdraw', () => {
 
   it('on a terminal without --item: picks from the attested items', async () => {
     const prompter = choosing(['5.1']);
-    const res = await s.run(['readiness', 'withdraw', COURSE], { ...TERMINAL, prompter });
+    const res = await s.run(['readiness', 'withdraw', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Withdraw which attestation?']);
     expect(prompter.offered).toEqual([['5.1 [attested] Learners interact with each other or with the instructor']]);
@@ -156,35 +158,35 @@ describe('readiness withdraw', () => {
   });
 
   it('an item with no attestation is not-found (exit 5)', async () => {
-    expect(await s.run(['readiness', 'withdraw', COURSE, '--item', '1.3'])).toMatchObject({
+    expect(await s.run(['readiness', 'withdraw', '--course', COURSE, '--item', '1.3'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Item "1.3" has no attestation.\n',
     });
   });
 
   it('a missing --item (exit 2) and a student acting (exit 4) are refused', async () => {
-    expect(await s.run(['readiness', 'withdraw', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --item\n' });
-    await s.ok(['readiness', 'attest', COURSE, '--item', '4.1']);
-    expect(await s.run(['--as', 'usr_s02', 'readiness', 'withdraw', COURSE, '--item', '4.1'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+    expect(await s.run(['readiness', 'withdraw', '--course', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --item\n' });
+    await s.ok(['readiness', 'attest', '--course', COURSE, '--item', '4.1']);
+    expect(await s.run(['--as', 'usr_s02', 'readiness', 'withdraw', '--course', COURSE, '--item', '4.1'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 });
 
 describe('readiness findings list', () => {
   it('lists the AI findings as TSV: item, verdict, state, reviewer, evidence', async () => {
-    const res = await shared.run(['readiness', 'findings', 'list', COURSE]);
+    const res = await shared.run(['readiness', 'findings', 'list', '--course', COURSE]);
     expect(res).toMatchObject({ code: 0, stdout: `2.2\tmet\tdraft\t\t${FINDING_EVIDENCE}\n`, stderr: '' });
-    const json = JSON.parse((await shared.run(['--json', 'readiness', 'findings', 'list', COURSE])).stdout);
+    const json = JSON.parse((await shared.run(['--json', 'readiness', 'findings', 'list', '--course', COURSE])).stdout);
     expect(json).toEqual([
       expect.objectContaining({ itemId: '2.2', verdict: 'met', state: 'draft', provenance: expect.objectContaining({ model: 'demo-model-1' }) }),
     ]);
   });
 
   it('an unknown course exits 5; a student exits 4', async () => {
-    expect(await shared.run(['readiness', 'findings', 'list', 'crs_nope'])).toMatchObject({
+    expect(await shared.run(['readiness', 'findings', 'list', '--course', 'crs_nope'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Course "crs_nope" was not found.\n',
     });
-    expect(await shared.run(['--as', 'usr_s01', 'readiness', 'findings', 'list', COURSE])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+    expect(await shared.run(['--as', 'usr_s01', 'readiness', 'findings', 'list', '--course', COURSE])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
   });
 });
 
@@ -196,38 +198,38 @@ describe('readiness findings review', () => {
 
   it('on a terminal with no flags: picks the draft finding, then the decision', async () => {
     const prompter = choosing(['2.2', 'reject']);
-    const res = await s.run(['readiness', 'findings', 'review', COURSE], { ...TERMINAL, prompter });
+    const res = await s.run(['readiness', 'findings', 'review', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Review which finding?', 'Decision?']);
     expect(prompter.offered).toEqual([['2.2 [likely-met] Module objectives are measurable'], ['accept', 'reject']]);
     expect(res.stdout).toMatch(/\nstate +rejected\n/);
-    expect(await s.ok(['readiness', 'findings', 'list', COURSE])).toBe(`2.2\tmet\trejected\tDana Admin\t${FINDING_EVIDENCE}\n`);
+    expect(await s.ok(['readiness', 'findings', 'list', '--course', COURSE])).toBe(`2.2\tmet\trejected\tDana Admin\t${FINDING_EVIDENCE}\n`);
   });
 
   it('--accept: the finding is accepted by the acting reviewer', async () => {
-    const res = await s.run(['--as', 'usr_reviewer', 'readiness', 'findings', 'review', COURSE, '--item', '2.2', '--accept']);
+    const res = await s.run(['--as', 'usr_reviewer', 'readiness', 'findings', 'review', '--course', COURSE, '--item', '2.2', '--accept']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('\nstate\taccepted\nreviewedBy\tusr_reviewer\nreviewedAt\t2026-11-22T08:30:00.000Z\nreviewedByName\tRob Reviewer\n');
   });
 
   it('both --accept and --reject, or neither when not interactive, is a usage error (exit 2)', async () => {
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '2.2', '--accept', '--reject'])).toMatchObject({
+    expect(await s.run(['readiness', 'findings', 'review', '--course', COURSE, '--item', '2.2', '--accept', '--reject'])).toMatchObject({
       code: 2,
       stderr: 'error: give --accept or --reject, not both\n',
     });
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '2.2'])).toMatchObject({
+    expect(await s.run(['readiness', 'findings', 'review', '--course', COURSE, '--item', '2.2'])).toMatchObject({
       code: 2,
       stderr: 'error: missing --accept or --reject\n',
     });
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--accept'])).toMatchObject({ code: 2, stderr: 'error: missing --item\n' });
+    expect(await s.run(['readiness', 'findings', 'review', '--course', COURSE, '--accept'])).toMatchObject({ code: 2, stderr: 'error: missing --item\n' });
   });
 
   it('an item without a finding is not-found (exit 5); a student may not review (exit 4)', async () => {
-    expect(await s.run(['readiness', 'findings', 'review', COURSE, '--item', '1.1', '--accept'])).toMatchObject({
+    expect(await s.run(['readiness', 'findings', 'review', '--course', COURSE, '--item', '1.1', '--accept'])).toMatchObject({
       code: 5,
       stderr: 'error (not-found): Item "1.1" has no finding.\n',
     });
-    expect(await s.run(['--as', 'usr_s01', 'readiness', 'findings', 'review', COURSE, '--item', '2.2', '--reject'])).toMatchObject({
+    expect(await s.run(['--as', 'usr_s01', 'readiness', 'findings', 'review', '--course', COURSE, '--item', '2.2', '--reject'])).toMatchObject({
       code: 4,
       stderr: FORBIDDEN_STAFF,
     });

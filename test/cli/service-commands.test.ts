@@ -240,7 +240,7 @@ describe('config set', () => {
   it('an unknown setting is a usage error listing the settings (exit 2)', async () => {
     expect(await config(['set', 'colour', 'blue'])).toMatchObject({
       code: 2,
-      stderr: 'error: unknown setting "colour"; settings are baseUrl, token, db, as\n',
+      stderr: 'error: unknown setting "colour"; settings are baseUrl, token, db, as, course\n',
     });
     expect((await config(['list'])).stdout).not.toContain('colour');
   });
@@ -272,7 +272,7 @@ describe('config unset', () => {
   it('an unknown setting is a usage error (exit 2)', async () => {
     expect(await config(['unset', 'colour', '--name', 'work'])).toMatchObject({
       code: 2,
-      stderr: 'error: unknown setting "colour"; settings are baseUrl, token, db, as\n',
+      stderr: 'error: unknown setting "colour"; settings are baseUrl, token, db, as, course\n',
     });
   });
 });
@@ -292,7 +292,10 @@ describe('config get', () => {
   it('a setting that is not set, or an unknown setting, is a usage error naming it (exit 2)', async () => {
     expect(await config(['get', 'db'])).toMatchObject({ code: 2, stdout: '', stderr: 'error: default.db is not set\n' });
     expect(await config(['get', 'baseUrl', '--name', 'nope'])).toMatchObject({ code: 2, stderr: 'error: nope.baseUrl is not set\n' });
-    expect(await config(['get', 'colour'])).toMatchObject({ code: 2, stderr: 'error: unknown setting "colour"; settings are baseUrl, token, db, as\n' });
+    expect(await config(['get', 'colour'])).toMatchObject({
+      code: 2,
+      stderr: 'error: unknown setting "colour"; settings are baseUrl, token, db, as, course\n',
+    });
   });
 });
 

@@ -25,7 +25,7 @@ describe('the CLI as a student (local mode, the same routes)', () => {
     try {
       const mine = JSON.parse(await store.ok(['--as', 'kid', '--json', 'submissions', 'show', 's1']));
       expect(mine).toMatchObject({ id: 's1', state: 'submitted', grade: null });
-      expect(await store.ok(['--as', 'kid', '--json', 'submissions', 'list', 'a1'])).not.toContain('secret');
+      expect(await store.ok(['--as', 'kid', '--json', 'submissions', 'list', '--assignment', 'a1'])).not.toContain('secret');
       const staff = JSON.parse(await store.ok(['--as', 'teach', '--json', 'submissions', 'show', 's1']));
       expect(staff).toMatchObject({ state: 'graded', grade: { score: 7, feedback: 'secret' } });
       expect((await store.run(['--as', 'teach', 'submissions', 'release', 's1'])).code).toBe(0);

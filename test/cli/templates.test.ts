@@ -97,7 +97,7 @@ describe('templates bulk-update', () => {
 describe('reporting lines and certificates via the CLI', () => {
   it('separate processes adding opposite lines at once: exactly one of each pair wins', async () => {
     const runs = await Promise.all(
-      [1, 2, 3].flatMap((k) => [local(['reporting-lines', 'add', `x${k}`, `y${k}`]), local(['reporting-lines', 'add', `y${k}`, `x${k}`])]),
+      [1, 2, 3].flatMap((k) => [local(['reporting-lines', 'create', `x${k}`, `y${k}`]), local(['reporting-lines', 'create', `y${k}`, `x${k}`])]),
     );
     for (let k = 0; k < 3; k++) {
       expect([runs[2 * k]!.code, runs[2 * k + 1]!.code].sort(), `pair ${k + 1}: ${runs[2 * k]!.stderr} ${runs[2 * k + 1]!.stderr}`).toEqual([0, 6]);
@@ -105,8 +105,8 @@ describe('reporting lines and certificates via the CLI', () => {
   });
 
   it('a loop is refused with exit 6 and named', async () => {
-    expect((await local(['reporting-lines', 'add', 'm', 'r'])).code).toBe(0);
-    const loop = await local(['reporting-lines', 'add', 'r', 'm']);
+    expect((await local(['reporting-lines', 'create', 'm', 'r'])).code).toBe(0);
+    const loop = await local(['reporting-lines', 'create', 'r', 'm']);
     expect(loop.code).toBe(6);
     expect(loop.stderr).toContain('r -> m -> r');
   });
