@@ -22,7 +22,7 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import { AppError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import type { StoreSchema } from './schema-types.js';
+import type { Database as StoreSchema } from './schema-types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;

@@ -1,9 +1,15 @@
+import { POSTGRES_MIGRATIONS } from './migrations-postgres.js';
+
 /**
  * Numbered migrations. PRAGMA user_version records the last one applied; a store whose
  * version is newer than this build knows is refused with a clear message instead of being
  * read with the wrong schema.
  */
-export const MIGRATIONS: { version: number; name: string; sqlite: string; postgres?: string }[] = [
+/**
+ * Each migration carries its SQLite text and its PostgreSQL text (migrations-postgres.ts), so
+ * both dialects apply the same numbered list.
+ */
+const SQLITE_MIGRATIONS: { version: number; name: string; sqlite: string }[] = [
   {
     version: 1,
     name: 'initial schema',
@@ -357,5 +363,11 @@ CREATE TABLE course_sync_marks (
 `,
   },
 ];
+
+export const MIGRATIONS: readonly { version: number; name: string; sqlite: string; postgres: string }[] = SQLITE_MIGRATIONS.map((m) => {
+  const postgres = POSTGRES_MIGRATIONS[m.version];
+  if (postgres === undefined) throw new Error(`migration ${m.version} has no PostgreSQL text`);
+  return { ...m, postgres };
+});
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { AppError } from '../errors.js';
 import { DEFAULT_POOL_SIZE, type OpenOptions, redactUrl, type Store, storeOver, tooNewStore } from './db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import type { StoreSchema } from './schema-types.js';
+import type { Database as StoreSchema } from './schema-types.js';
 
 /** int8 (COUNT, bigint columns) as a JS number, as better-sqlite3 hands integers back. */
 const INT8_OID = 20;
@@ -25,6 +25,12 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<S
   const pool = new pg.Pool({
     connectionString: url,
     max: options.pool ?? DEFAULT_POOL_SIZE,
+    // Every statement, inside a transaction or alone, is SERIALIZABLE: the grade-cell triggers
+    // refuse writers at any lower level (docs/grading.md, "Grade cells on PostgreSQL").
+    options: '-c default_transaction_isolation=serializable',
+    // Idle connections go back after a while and never keep the process alive on their own.
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
     // Each pool gets its own parsers: nothing global is changed for other pg users in the process.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -86,7 +92,7 @@ async function migratePostgres(pool: pg.Pool, shown: string): Promise<void> {
       try {
         for (const m of MIGRATIONS) {
           if (m.version <= current) continue;
-          await client.query(m.postgres ?? '');
+          await client.query(m.postgres);
         }
         await client.query('DELETE FROM coursebook_schema');
         await client.query('INSERT INTO coursebook_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
