@@ -15,20 +15,22 @@ export interface ResourceScope {
 }
 
 // Students see a module only while it is published, and a lesson or an assignment (and its
-// blocks and submissions) only while it and its module are published (#14).
+// blocks and submissions) only while it and its module are published (#14). `visible` is
+// written as CASE ... THEN 1 ELSE 0: a bare comparison is 0/1 on SQLite but true/false on
+// PostgreSQL.
 const SQL: Record<CourseVia, string> = {
   courseId: 'SELECT id AS course_id, 1 AS visible FROM courses WHERE id = ?',
-  moduleId: "SELECT course_id, status = 'published' AS visible FROM modules WHERE id = ?",
-  lessonId: `SELECT l.course_id, (l.status = 'published' AND m.status = 'published') AS visible
+  moduleId: "SELECT course_id, CASE WHEN status = 'published' THEN 1 ELSE 0 END AS visible FROM modules WHERE id = ?",
+  lessonId: `SELECT l.course_id, CASE WHEN l.status = 'published' AND m.status = 'published' THEN 1 ELSE 0 END AS visible
              FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.id = ?`,
-  assignmentId: `SELECT a.course_id, (a.status = 'published' AND m.status = 'published') AS visible
+  assignmentId: `SELECT a.course_id, CASE WHEN a.status = 'published' AND m.status = 'published' THEN 1 ELSE 0 END AS visible
                  FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.id = ?`,
   blockId: `SELECT COALESCE(l.course_id, a.course_id) AS course_id,
-              (COALESCE(l.status, a.status) = 'published' AND m.status = 'published') AS visible
+              CASE WHEN COALESCE(l.status, a.status) = 'published' AND m.status = 'published' THEN 1 ELSE 0 END AS visible
             FROM blocks b LEFT JOIN lessons l ON l.id = b.lesson_id LEFT JOIN assignments a ON a.id = b.assignment_id
             JOIN modules m ON m.id = COALESCE(l.module_id, a.module_id)
             WHERE b.id = ?`,
-  submissionId: `SELECT a.course_id, (a.status = 'published' AND m.status = 'published') AS visible, s.student_id AS owner_id
+  submissionId: `SELECT a.course_id, CASE WHEN a.status = 'published' AND m.status = 'published' THEN 1 ELSE 0 END AS visible, s.student_id AS owner_id
                  FROM submissions s JOIN assignments a ON a.id = s.assignment_id JOIN modules m ON m.id = a.module_id WHERE s.id = ?`,
 };
 
