@@ -11,6 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { AppError } from '../errors.js';
+import { NUL_MESSAGE } from '../schemas/text.js';
 
 const SQLITE_UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 /** PostgreSQL's unique_violation (primary keys included). */
@@ -52,3 +53,16 @@ export function uniqueConflict(err: unknown): AppError | null {
   return new AppError('conflict', `Another record in ${collection} already has ${what}; nothing was written.`, { collection, fields });
 }
 
+/** PostgreSQL's character_not_in_repertoire: text holding U+0000, which it cannot store or compare. */
+const POSTGRES_NUL_CODE = '22021';
+
+/**
+ * A backstop, not the rule: U+0000 is refused before the store on both dialects (bodies by
+ * api/json-text.ts, datasets by parseDataset, ids by the Id piece, access lookups by
+ * scope.ts). Should a path ever let one through to PostgreSQL, the caller is still told what
+ * was wrong with what they sent (`invalid`) rather than getting a 500.
+ */
+export function nulRefusal(err: unknown): AppError | null {
+  if (!(err instanceof Error) || (err as { code?: unknown }).code !== POSTGRES_NUL_CODE) return null;
+  return new AppError('invalid', 'Some text in the request contains U+0000 (NUL), which text may not hold.', [{ path: '(request)', message: NUL_MESSAGE }]);
+}
