@@ -5,8 +5,9 @@
  * stay errors on both. The statements reach beneath the API with portable SQL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { uniqueConflict } from '../../src/store/unique-conflict.js';
+import { nulRefusal, uniqueConflict } from '../../src/store/unique-conflict.js';
 import { makeService, type TestService } from '../helpers/app.js';
+import { value } from '../helpers/store-sql.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -48,5 +49,19 @@ describe('a unique failure is a conflict on both stores', () => {
     const err = await failureOf(svc.store.run("INSERT INTO enrollments (course_id, user_id, role) VALUES ('c1', 'nobody', 'student')"));
     expect(err).toBeInstanceOf(Error);
     expect(uniqueConflict(err)).toBeNull();
+  });
+});
+
+describe('U+0000 that reaches the store (the edges refuse it first: text-encoding.test.ts)', () => {
+  it('PostgreSQL refuses it (22021), which is invalid, never a 500; SQLite would store it', async () => {
+    svc = await makeService();
+    const write = svc.store.run("UPDATE users SET name = ? WHERE id = 'stu1'", 'a\u0000b');
+    // Truly dialect-specific: the reason every edge refuses U+0000 on both stores alike.
+    if (svc.store.dialect === 'postgres') {
+      expect(nulRefusal(await failureOf(write))?.toEnvelope().error).toMatchObject({ code: 'invalid', details: [{ path: '(request)' }] });
+    } else {
+      await write;
+      expect(await value(svc.store, "SELECT name FROM users WHERE id = 'stu1'")).toBe('a\u0000b');
+    }
   });
 });
