@@ -1,4 +1,5 @@
 import type { CertificateValue } from '../schemas/templates.js';
+import { withoutNul } from '../schemas/text.js';
 import type { Store } from './db.js';
 import { CERTIFICATES, insertRecord, type Row } from './tables.js';
 
@@ -7,7 +8,9 @@ export async function getCertificate(store: Store, id: string): Promise<Certific
   return row ? CERTIFICATES.fromRow(row) : null;
 }
 
+/** A code as a caller typed it (the public verify route): one holding U+0000 names no certificate, on either store. */
 export async function getCertificateByCode(store: Store, code: string): Promise<CertificateValue | null> {
+  if (!withoutNul(code)) return null;
   const row = (await store.get('SELECT * FROM certificates WHERE code = ?', code)) as Row | undefined;
   return row ? CERTIFICATES.fromRow(row) : null;
 }

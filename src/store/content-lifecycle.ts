@@ -16,7 +16,8 @@ import { closeGap } from './positions.js';
 /** Each assignment of a course with its own status and its module's. */
 export async function assignmentStandings(store: Store, courseId: string): Promise<AssignmentStanding[]> {
   const rows = (await store.all(
-    `SELECT a.id, a.title, a.module_id, a.status = 'published' AS published, m.status = 'published' AS module_published
+    `SELECT a.id, a.title, a.module_id, CASE WHEN a.status = 'published' THEN 1 ELSE 0 END AS published,
+              CASE WHEN m.status = 'published' THEN 1 ELSE 0 END AS module_published
        FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ORDER BY m.position, a.position, a.id`,
     courseId,
   )) as { id: string; title: string; module_id: string; published: number; module_published: number }[];

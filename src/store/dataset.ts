@@ -15,6 +15,7 @@ import type { Clock } from '../runtime/clock.js';
 import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
 import { formatZodIssues } from '../schemas/problems.js';
+import { textProblems } from '../schemas/text.js';
 import { getAssignmentRow } from './assignments.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
@@ -61,10 +62,15 @@ export type ImportSummary = Record<string, number>;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * The dataset's shape, and its text by the rules every request body meets (schemas/text.ts:
+ * no lone surrogates, no U+0000), since a dataset file (`serve --seed`) reaches the store
+ * without passing through a request.
+ */
 export function parseDataset(input: unknown): DatasetValue {
   const parsed = Dataset.safeParse(input);
-  if (!parsed.success) {
-    const problems = formatZodIssues(parsed.error.issues);
+  const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues))];
+  if (!parsed.success || problems.length > 0) {
     throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
   }
   return parsed.data;

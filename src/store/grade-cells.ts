@@ -100,17 +100,25 @@ export async function loadSubmissionRecords(
     // Inside the write transaction: no submission can change between reading and saving.
     await store.tx(() => rebuild(true), { wait: false });
   } catch (err) {
-    // A read-only store file, or a writer holding the lock past the busy timeout: the
-    // cells are only a cache, so answer from the submissions without saving them.
+    // A read-only store, a writer holding the lock, or (PostgreSQL) a concurrent writer
+    // that made this save a serialization failure: the cells are only a cache, so answer
+    // from the submissions without saving them.
     if (!isReadOnlyOrBusy(err)) throw err;
     await rebuild(false);
   }
   return records;
 }
 
+/**
+ * PostgreSQL's codes for the same situations: serialization_failure, deadlock_detected,
+ * read_only_sql_transaction, lock_not_available.
+ */
+const POSTGRES_READ_ONLY_OR_BUSY = new Set(['40001', '40P01', '25006', '55P03']);
+
 function isReadOnlyOrBusy(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY'));
+  if (typeof code !== 'string') return false;
+  return code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY') || POSTGRES_READ_ONLY_OR_BUSY.has(code);
 }
 
 /** assignment id -> slot, for every assignment of the course. */

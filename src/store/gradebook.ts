@@ -28,8 +28,8 @@ export type GradeItemRow = GradeItem;
 /** The course's published assignments, in course item order. */
 export async function publishedItems(store: Store, courseId: string): Promise<GradeItemRow[]> {
   return (await store.all(
-    `SELECT a.id, a.title, a.category_id AS categoryId, a.points, a.due_at AS dueAt, a.module_id AS moduleId,
-              m.position AS modulePosition, a.position
+    `SELECT a.id, a.title, a.category_id AS "categoryId", a.points, a.due_at AS "dueAt", a.module_id AS "moduleId",
+              m.position AS "modulePosition", a.position
        FROM assignments a JOIN modules m ON m.id = a.module_id
        WHERE a.course_id = ? AND a.status = 'published'
        ORDER BY m.position, m.id, a.position, a.id`,
