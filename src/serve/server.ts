@@ -25,7 +25,10 @@ import { workerGrader } from './grading-pool.js';
 export interface ServeOptions {
   /** Runs grade computations; startServer gives a pool of worker threads. */
   grader?: Grader | undefined;
-  db: string; // a path or ':memory:'
+  /** A SQLite file path, ':memory:' or a PostgreSQL URL (which may hold a password: print `store.path`, never this). */
+  db: string;
+  /** PostgreSQL only: the most connections this process opens (--db-pool; the store's default when undefined). */
+  dbPool?: number | undefined;
   /** The seed dataset's file name (for messages) and text, read by the caller. */
   seed?: { name: string; text: string } | undefined;
   /** Load the seed over a store that already holds data (replace semantics). */
@@ -158,7 +161,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
     seed = generatedAdminSeed(adminToken);
   }
-  const store = await openStore(o.db);
+  const store = await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool });
 
   const clock = controllableClock(o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null), wallMs);
   // Sequential ids skip every id and token secret the store already holds (the seed's).
@@ -174,12 +177,16 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       const seedName = o.seed?.name ?? 'the generated admin';
       if (await isStoreEmpty(store)) await importDataset(store, clock, seed, { replace: false });
       else if (o.reseed) {
-        note('reseed', `--reseed: replacing records of ${o.db} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
-          db: o.db,
+        note('reseed', `--reseed: replacing records of ${store.path} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
+          db: store.path,
           seed: seedName,
         });
         await importDataset(store, clock, seed, { replace: true });
-      } else note('seed-skipped', `${o.db} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, { db: o.db, seed: seedName });
+      } else
+        note('seed-skipped', `${store.path} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, {
+          db: store.path,
+          seed: seedName,
+        });
     }
   } catch (err) {
     await store.close();
