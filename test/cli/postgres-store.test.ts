@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT, runCli, tempHome } from '../helpers/cli.js';
 import { dropDatabase } from '../helpers/postgres.js';
@@ -68,6 +69,23 @@ describe('--db postgres://USER@HOST:PORT/DB', () => {
     expect(viaProfile.stdout).toMatch(new RegExp(`local ${url.replaceAll('.', '\\.')}\\tpg\\n$`));
     for (const output of [viaEnv, set, got, viaProfile]) expect(output.stdout + output.stderr).not.toContain(secret);
     expect((await runCli(['config', 'use', '--none'], { env: home.env })).code).toBe(0);
+  });
+
+  it('a PostgreSQL store as the other end of a pull is named in sync marks by host, port and database, without user or password', async () => {
+    const secret = `pw-${randomUUID()}`;
+    const laptop = join(home.dir, 'laptop.db');
+    expect((await runCli(['config', 'set', 'db', withPassword(url, secret), '--name', 'hub'], { env: home.env })).code).toBe(0);
+    const pulled = await runCli(['--db', laptop, 'courses', 'pull', 'crs_data101', '--from', 'hub', '--yes'], { env: home.env });
+    expect(pulled.code).toBe(0);
+    const key = `store:${url.replace('postgres://postgres@', 'postgres://')}`;
+    expect(pulled.stdout).toContain(`pulled crs_data101 from ${key}`);
+    const sqlite = new Database(laptop, { readonly: true });
+    try {
+      expect(sqlite.prepare('SELECT course_id, remote FROM course_sync_marks').all()).toEqual([{ course_id: 'crs_data101', remote: key }]);
+    } finally {
+      sqlite.close();
+    }
+    expect(pulled.stdout + pulled.stderr).not.toContain(secret);
   });
 
   it('a path keeps SQLite beside it: the same commands on a file never reach the database', async () => {
