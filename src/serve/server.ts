@@ -173,16 +173,27 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     // A seed goes into an empty store only: restarting the same command after a crash must
     // not undo acknowledged work. --reseed replaces, said out loud; even then the import
     // keeps revoked tokens revoked and never appends history again (importDataset).
+    // "Empty?" and the import are one transaction: instances started together on one empty
+    // PostgreSQL database load the seed once (the others' transactions are run again, find
+    // it loaded and skip it), as processes sharing a new SQLite file queue on its lock.
     if (seed !== null) {
       const seedName = o.seed?.name ?? 'the generated admin';
-      if (await isStoreEmpty(store)) await importDataset(store, clock, seed, { replace: false });
-      else if (o.reseed) {
+      const outcome = await store.tx(async () => {
+        if (await isStoreEmpty(store)) {
+          await importDataset(store, clock, seed, { replace: false });
+          return 'loaded';
+        }
+        if (!o.reseed) return 'skipped';
+        await importDataset(store, clock, seed, { replace: true });
+        return 'replaced';
+      });
+      // Said once the outcome is known: a transaction run again must not say it twice.
+      if (outcome === 'replaced')
         note('reseed', `--reseed: replacing records of ${store.path} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
           db: store.path,
           seed: seedName,
         });
-        await importDataset(store, clock, seed, { replace: true });
-      } else
+      else if (outcome === 'skipped')
         note('seed-skipped', `${store.path} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, {
           db: store.path,
           seed: seedName,

@@ -3,7 +3,7 @@
  * the run's cluster each): what one instance acknowledges, the others see; same-version
  * writers split across instances get exactly one winner; an instance killed with SIGKILL
  * loses no write it acknowledged; instances started together on an empty database migrate
- * it once (the advisory lock of src/store/postgres.ts).
+ * it once (the advisory lock of src/store/postgres.ts) and load their shared --seed once.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -144,13 +144,16 @@ describe('two serve instances on one PostgreSQL database', () => {
 });
 
 describe('instances started at the same moment on an empty database', () => {
-  it('both migrate it safely: one schema, both answer, and what one writes the other reads', async () => {
-    const name = databaseName('empty');
-    const url = await createDatabase(adminUrl, name);
-    const [first, second] = await Promise.all([serveOn(url), serveOn(url)]);
+  it('both migrate it and only one loads the --seed they share: one schema, the seed once, and what one writes the other reads', async () => {
+    const url = await createDatabase(adminUrl, databaseName('empty'));
+    const start = () => startServe(['--db', url, '--seed', DEMO, '--log', 'off', '--rate-limit', 'off'], home.env);
+    const [first, second] = await Promise.all([start(), start()]);
+    running.push(first, second);
     expect(await query(url, 'SELECT version FROM coursebook_schema')).toEqual([{ version: SCHEMA_VERSION }]);
-    for (const server of [first, second]) expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
-    expect((await runCli(['--db', url, 'import', DEMO], { env: home.env })).code).toBe(0);
+    // The other one found the seed loaded, said so, and serves it.
+    const skipped = [first, second].filter((s) => s.stderr().includes('already holds data, so'));
+    expect(skipped).toHaveLength(1);
+    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 29 }]);
     const created = await fetch(`${first.url}/api/v1/courses`, {
       method: 'POST',
       headers: ADMIN,
