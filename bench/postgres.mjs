@@ -78,9 +78,11 @@ async function servedStore(dialect) {
   return location;
 }
 
-async function autocannonRun(options) {
-  await autocannon({ connections, duration: warmupSeconds, ...options() });
-  return autocannon({ connections, duration: loadSeconds, ...options() });
+/** A warm-up, then the measured load; a writer settles its versions in between. */
+async function autocannonRun(url, options, writer = null) {
+  await autocannon({ url, connections, duration: warmupSeconds, ...options() });
+  await writer?.settle(url);
+  return autocannon({ url, connections, duration: loadSeconds, ...options() });
 }
 
 /** One request at a time, after a warm-up: each request's time in ms. */
@@ -100,10 +102,10 @@ if (runs('serve')) {
   for (const dialect of ['sqlite', 'postgres']) {
     const server = await startServe(['--db', await servedStore(dialect)], env);
     try {
-      const get = await autocannonRun(() => ({ url: server.url + getPath, headers: getHeaders }));
+      const get = await autocannonRun(server.url + getPath, () => ({ headers: getHeaders }));
       // Writers of the load and of the latency loop cycle through students of their own.
       const loadWriter = finalGradeWriter(1, STUDENTS_TO_WRITE / 2);
-      const put = await autocannonRun(() => ({ url: server.url, requests: loadWriter.requests() }));
+      const put = await autocannonRun(server.url, () => ({ requests: loadWriter.requests() }), loadWriter);
       const getTimes = await oneAtATime(async () => {
         const start = performance.now();
         const res = await fetch(server.url + getPath, { headers: getHeaders });
@@ -200,7 +202,7 @@ if (runs('instances')) {
     const server = await startServe(['--db', await servedStore('postgres')], env);
     try {
       const writer = finalGradeWriter(1, STUDENTS_TO_WRITE);
-      return [await autocannonRun(() => ({ url: server.url, requests: writer.requests() }))];
+      return [await autocannonRun(server.url, () => ({ requests: writer.requests() }), writer)];
     } finally {
       await server.stop();
     }
@@ -213,6 +215,7 @@ if (runs('instances')) {
       const writers = [finalGradeWriter(1, half), finalGradeWriter(half + 1, STUDENTS_TO_WRITE)];
       const each = (i) => autocannon({ url: servers[i].url, connections: connections / 2, duration: warmupSeconds, requests: writers[i].requests() });
       await Promise.all([each(0), each(1)]);
+      await Promise.all(writers.map((writer, i) => writer.settle(servers[i].url)));
       return await Promise.all(
         servers.map((server, i) => autocannon({ url: server.url, connections: connections / 2, duration: loadSeconds, requests: writers[i].requests() })),
       );

@@ -127,6 +127,9 @@ const writeHeaders = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': '
  */
 export function finalGradeWriter(first, last) {
   const versions = new Map();
+  // Writes in flight when a load stops lose their answers (the service may still have made
+  // them): settle() reads those students' versions back before the next load.
+  const inFlight = new Set();
   let next = 0;
   return {
     requests: () => [
@@ -137,15 +140,26 @@ export function finalGradeWriter(first, last) {
           const n = next++;
           const student = studentId(first + (n % (last - first + 1)));
           context.student = student;
+          inFlight.add(student);
           const expectedVersion = versions.get(student) ?? 0;
           return { ...req, path: finalPath(student), body: JSON.stringify({ reason: 'bench', expectedVersion, letter: LETTERS[n % LETTERS.length] }) };
         },
         onResponse: (status, body, context) => {
+          inFlight.delete(context.student);
           if (status === 200) versions.set(context.student, JSON.parse(body).version);
           else if (status === 409) versions.set(context.student, JSON.parse(body).error.details.currentVersion);
         },
       },
     ],
+    /** Read back the versions of the students whose writes were in flight when a load stopped. */
+    async settle(origin) {
+      for (const student of inFlight) {
+        const res = await fetch(`${origin}${finalPath(student)}/history`, { headers: writeHeaders });
+        if (res.status !== 200) throw new Error(`GET ${finalPath(student)}/history answered ${res.status}`);
+        versions.set(student, Math.max(0, ...(await res.json()).map((h) => h.version)));
+      }
+      inFlight.clear();
+    },
     /** One write at a time, for single-request latency; its time in ms. */
     async once(origin, n) {
       const student = studentId(first + (n % (last - first + 1)));
