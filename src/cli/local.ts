@@ -4,11 +4,35 @@ import type { Authenticator } from '../api/context.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
-import { openStore } from '../store/db.js';
+import { isPostgresUrl, openStore } from '../store/db.js';
 import { firstAdmin, getUser, insertUser } from '../store/users.js';
-import { prepareStoreFile } from './backend.js';
+import { prepareStoreFile, refusePoolForSqlite, type StorePath } from './backend.js';
 import { inProcessClient } from './client.js';
-import type { ApiClient } from './command.js';
+import { type ApiClient, UsageError } from './command.js';
+
+/**
+ * Before a store is opened, by a local command or serve: a SQLite file's folder is checked
+ * (prepareStoreFile); a PostgreSQL database needs nothing here, since opening it creates and
+ * migrates the schema. A password must not travel as `?password=`: the store leaves the
+ * query of a URL it prints as it is, so the password would show in its messages.
+ */
+export function prepareStore(store: StorePath, pool: number | undefined, note: (message: string) => void): { postgres: boolean } {
+  const postgres = isPostgresUrl(store.path);
+  refusePoolForSqlite(pool, postgres);
+  if (!postgres) {
+    prepareStoreFile(store, note);
+    return { postgres };
+  }
+  let query: URLSearchParams | null = null;
+  try {
+    query = new URL(store.path).searchParams;
+  } catch {
+    // pg reports an unparseable URL when the store opens (without the password).
+  }
+  if (query?.has('password'))
+    throw new UsageError('--db: give the PostgreSQL password in the URL (postgres://USER:PASSWORD@HOST/DB), PGPASSWORD or ~/.pgpass, not as ?password=');
+  return { postgres };
+}
 
 /**
  * Local mode: the same HTTP app over the local store, acting as the local user: the first
@@ -20,6 +44,8 @@ export async function openLocalClient(options: {
   /** The default store location: its folder is made on demand (any other folder must exist). */
   isDefault: boolean;
   as?: string | undefined;
+  /** --db-pool: PostgreSQL only (the store's default when undefined). */
+  pool?: number | undefined;
   persistActor: boolean;
   clock: Clock;
   ids: Ids;
@@ -29,8 +55,8 @@ export async function openLocalClient(options: {
   close: () => void;
 }> {
   const path = options.db;
-  prepareStoreFile({ path, isDefault: options.isDefault }, options.note);
-  const store = await openStore(path);
+  prepareStore({ path, isDefault: options.isDefault }, options.pool, options.note);
+  const store = await openStore(path, options.pool === undefined ? {} : { pool: options.pool });
   let auth: Authenticator;
   if (options.as) {
     if (!(await getUser(store, options.as))) {

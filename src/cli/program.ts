@@ -30,6 +30,7 @@ async function openBackend(backend: Backend, io: Io, persistActor: boolean, clea
     db: backend.db,
     isDefault: backend.isDefault,
     as: backend.as,
+    pool: backend.pool,
     persistActor,
     clock: io.clock,
     ids: io.ids(),

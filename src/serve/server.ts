@@ -25,7 +25,10 @@ import { workerGrader } from './grading-pool.js';
 export interface ServeOptions {
   /** Runs grade computations; startServer gives a pool of worker threads. */
   grader?: Grader | undefined;
-  db: string; // a path or ':memory:'
+  /** A SQLite file path, ':memory:' or a PostgreSQL URL (which may hold a password: print `store.path`, never this). */
+  db: string;
+  /** PostgreSQL only: the most connections this process opens (--db-pool; the store's default when undefined). */
+  dbPool?: number | undefined;
   /** The seed dataset's file name (for messages) and text, read by the caller. */
   seed?: { name: string; text: string } | undefined;
   /** Load the seed over a store that already holds data (replace semantics). */
@@ -158,7 +161,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
     seed = generatedAdminSeed(adminToken);
   }
-  const store = await openStore(o.db);
+  const store = await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool });
 
   const clock = controllableClock(o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null), wallMs);
   // Sequential ids skip every id and token secret the store already holds (the seed's).
@@ -170,16 +173,31 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     // A seed goes into an empty store only: restarting the same command after a crash must
     // not undo acknowledged work. --reseed replaces, said out loud; even then the import
     // keeps revoked tokens revoked and never appends history again (importDataset).
+    // "Empty?" and the import are one transaction: instances started together on one empty
+    // PostgreSQL database load the seed once (the others' transactions are run again, find
+    // it loaded and skip it), as processes sharing a new SQLite file queue on its lock.
     if (seed !== null) {
       const seedName = o.seed?.name ?? 'the generated admin';
-      if (await isStoreEmpty(store)) await importDataset(store, clock, seed, { replace: false });
-      else if (o.reseed) {
-        note('reseed', `--reseed: replacing records of ${o.db} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
-          db: o.db,
+      const outcome = await store.tx(async () => {
+        if (await isStoreEmpty(store)) {
+          await importDataset(store, clock, seed, { replace: false });
+          return 'loaded';
+        }
+        if (!o.reseed) return 'skipped';
+        await importDataset(store, clock, seed, { replace: true });
+        return 'replaced';
+      });
+      // Said once the outcome is known: a transaction run again must not say it twice.
+      if (outcome === 'replaced')
+        note('reseed', `--reseed: replacing records of ${store.path} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
+          db: store.path,
           seed: seedName,
         });
-        await importDataset(store, clock, seed, { replace: true });
-      } else note('seed-skipped', `${o.db} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, { db: o.db, seed: seedName });
+      else if (outcome === 'skipped')
+        note('seed-skipped', `${store.path} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, {
+          db: store.path,
+          seed: seedName,
+        });
     }
   } catch (err) {
     await store.close();
