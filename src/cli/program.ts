@@ -11,8 +11,7 @@ import type { Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
 import { type Invocation, type ParentKind, parentResolver, takesPositionalParents, typedParents } from './parents.js';
 import { makePrompter } from './prompter.js';
-import { checkQuery } from './query.js';
-import { renderResult } from './render.js';
+import { type RenderTarget, renderResult } from './render.js';
 import { VERSION } from './version.js';
 
 export type { Io } from './io.js';
@@ -178,6 +177,13 @@ function registerCommands(tops: ReadonlyMap<string, Command>, defs: CommandDef[]
   }
 }
 
+/** --query's expression, checked, with the runner render.ts applies: JMESPath loads only with --query. */
+async function checkedQuery(expression: string): Promise<NonNullable<RenderTarget['query']>> {
+  const { checkQuery, runQuery } = await import('./query.js');
+  checkQuery(expression);
+  return { expression, run: runQuery };
+}
+
 async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<string, unknown>, g: GlobalOptions, io: Io): Promise<number> {
   const cleanups: (() => void)[] = [];
   const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
@@ -187,7 +193,7 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     const parents = typedParents(def, invocation, opts);
     if (parents.deprecation) io.stderr.write(`${parents.deprecation}\n`);
     // Everything that can be refused before a request is: the query, the limit, the back end.
-    if (g.query !== undefined) checkQuery(g.query);
+    const query = g.query === undefined ? undefined : await checkedQuery(g.query);
     const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
     const backend = def.noClient ? null : resolveBackend(g, io.env);
     const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
@@ -236,7 +242,7 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     parentOf = parentResolver(ctx, def, parents.given);
     const result = await def.handler(ctx, invocation.args, opts);
     const tty = io.stdout.isTTY === true;
-    const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
+    const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query });
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     return EXIT.ok;
