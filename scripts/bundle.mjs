@@ -3,8 +3,7 @@
 // after tsc, which stays the type checker and still writes dist/ for the tests that load
 // built modules. A cold start then reads a few files instead of resolving, stat-ing and
 // compiling hundreds of modules one by one. Code splitting keeps what only some commands
-// need (a command group, a route module, the remote client, serve, prompts) in chunks loaded
-// on first use.
+// need (a command group, a route module, serve, prompts) in chunks loaded on first use.
 import { rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -63,8 +62,11 @@ await build({
   // Chunks sit beside the entries: code finds package.json and the grading worker by relative URL.
   chunkNames: '[name]-[hash]',
   // pg (with its optional native pg-native) and piscina, which starts workers from its own
-  // files, stay in node_modules and are loaded from there.
-  external: ['pg', 'pg-native', 'piscina'],
+  // files, stay in node_modules and are loaded from there. So does undici, which only the
+  // remote client loads, with `await import('undici')`: esbuild answers import() of a
+  // CommonJS package split into its own chunk with the exports as `default` alone, where
+  // node gives them by name (`request`).
+  external: ['pg', 'pg-native', 'piscina', 'undici'],
   mainFields: ['module', 'main'],
   plugins: [zodEnglishOnly, sqliteAddon],
   // CommonJS packages in the bundle (commander, better-sqlite3, undici, ...) call require()

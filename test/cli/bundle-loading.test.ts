@@ -2,11 +2,13 @@
  * What a cold start of the built binary loads (the Performance issue): the bundle's chunks
  * a run reads, named by the sources their maps list. A command loads its own group and the
  * route modules its requests reach; help loads no command module and no zod; local mode
- * never loads the remote client's undici, serve's HTTP server, JWT or prompt packages.
+ * never loads the remote client's undici (left in node_modules), serve's HTTP server, JWT
+ * or prompt packages.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { type CliStore, cliStore } from '../helpers/cli-store.js';
@@ -20,19 +22,27 @@ beforeAll(async () => {
   // A module hook that names each bundle file as node loads it.
   writeFileSync(
     join(demo.dir, 'hooks.mjs'),
-    'export async function load(url, context, next) { if (url.includes("/dist/bundle/")) process._rawDebug("loaded " + url.split("/").pop()); return next(url, context); }\n',
+    'export async function load(url, context, next) { if (url.startsWith("file:")) process._rawDebug("loaded " + url); return next(url, context); }\n',
   );
   hooks = join(demo.dir, 'register.mjs');
   writeFileSync(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(demo.dir, 'hooks.mjs')}`)});\n`);
 });
 afterAll(() => demo.cleanup());
 
-/** The sources (src/... files and node_modules package names) of the bundle files one run loads. */
+/**
+ * What one run loads: the sources of the bundle files it reads (src/... files, and packages
+ * by name), and the packages it loads from node_modules itself (those the bundle leaves there).
+ */
 function loadedSources(args: string[]): { code: number | null; src: string[]; packages: string[] } {
   const run = spawnSync(process.execPath, ['--import', hooks, BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...demo.env, CI: '1' } });
   const sources = new Set<string>();
-  for (const [, file] of run.stderr.matchAll(/^loaded (\S+)$/gm)) {
-    const map = JSON.parse(readFileSync(join(BUNDLE, `${file}.map`), 'utf8')) as { sources: string[] };
+  for (const [, url] of run.stderr.matchAll(/^loaded (\S+)$/gm)) {
+    const path = fileURLToPath(url!);
+    if (!path.startsWith(`${BUNDLE}/`)) {
+      sources.add(path);
+      continue;
+    }
+    const map = JSON.parse(readFileSync(`${path}.map`, 'utf8')) as { sources: string[] };
     for (const source of map.sources) sources.add(source.replace(/^(\.\.\/)+/, ''));
   }
   const packages = new Set([...sources].flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? []));
