@@ -9,7 +9,6 @@ import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
 import type { AppDeps, AppEnv, AppOptions } from './context.js';
 import { API_PREFIX, addOperation, callerIdOf, type RouteModule } from './define.js';
 import { applyFaults, isControlPath, recordRequest, requestIdFor } from './fixture-hooks.js';
-import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from './routes/index.js';
 
 export const DEFAULT_OPTIONS: AppOptions = {
   maxBody: 1024 * 1024,
@@ -30,9 +29,11 @@ const GRADES_IMPORT_PATH = new RegExp(`^${API_PREFIX}/courses/[^/]+/gradebook/im
 /**
  * The HTTP application: the one path every operation takes, from `serve` and from the CLI
  * in local mode (via app.request, no socket). No module-level state: everything it
- * touches comes in through deps.
+ * touches comes in through deps. The routes come in too (routes/index.ts ROUTE_MODULES and,
+ * for serve --allow-admin, FIXTURE_CONTROL_ROUTES), so the CLI can register only the route
+ * modules a request can reach instead of loading them all.
  */
-export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule> = ROUTE_MODULES): OpenAPIHono<AppEnv> {
+export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule>, controlRoutes: RouteModule = []): OpenAPIHono<AppEnv> {
   const options: AppOptions = { ...DEFAULT_OPTIONS, ...deps.options };
   const fullDeps: AppDeps = { ...deps, options };
   const app = new OpenAPIHono<AppEnv>({
@@ -104,7 +105,7 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   });
   for (const module of routeModules) for (const op of module) addOperation(app, op);
   // serve --allow-admin only: without it the control routes do not exist (404).
-  if (options.allowAdmin && fullDeps.fixture?.control) for (const op of FIXTURE_CONTROL_ROUTES) addOperation(app, op);
+  if (options.allowAdmin && fullDeps.fixture?.control) for (const op of controlRoutes) addOperation(app, op);
 
   // Built on first request, then served from memory with an ETag (generating it costs tens of
   // milliseconds of CPU; it cannot change while the process runs).

@@ -1,6 +1,7 @@
 import type { Backend } from './backend.js';
 import type { Env, Io } from './io.js';
 import type { ParentDef, ParentKind } from './parents.js';
+import type { AnswerCheck } from './prompt.js';
 
 /**
  * A command module (pnpm style): a small definition whose handler returns data and never
@@ -65,9 +66,10 @@ export interface CommandContext {
   writeFile(path: string, text: string): Promise<void>;
   /**
    * A value the user must give: prompts when interactive (checking each answer as it is
-   * typed with `validate`, when given), else a usage error naming the flag.
+   * typed with the named check of prompt.ts VALIDATE, when given: loaded, with the schemas
+   * it checks with, only when a prompt is shown), else a usage error naming the flag.
    */
-  require(value: string | undefined, flag: string, question: string, validate?: (answer: string) => true | string): Promise<string>;
+  require(value: string | undefined, flag: string, question: string, check?: AnswerCheck): Promise<string>;
   /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
   globals: GlobalOptions;
   /** A client for another back end (push, pull and diff talk to two); closed when the command ends. */

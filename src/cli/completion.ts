@@ -28,8 +28,17 @@ interface Node {
   description?: string;
 }
 
-export function commandTree(defs: CommandDef[], groupDescriptions: Record<string, string>): Node {
+/**
+ * The tree of `defs` under the top-level words in `topLevel` order (the words whose module
+ * was not loaded are there with their description only, as `coursebook --help` lists them).
+ */
+export function commandTree(
+  defs: CommandDef[],
+  groupDescriptions: Record<string, string>,
+  topLevel: readonly { word: string; description: string }[] = [],
+): Node {
   const root: Node = { children: new Map(), aliases: new Map() };
+  for (const { word, description } of topLevel) root.children.set(word, { children: new Map(), aliases: new Map(), description });
   for (const def of defs) {
     let node = root;
     const words = def.name.split(' ');

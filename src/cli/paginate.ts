@@ -3,7 +3,6 @@
  * every command's GET that answers an array gets all its pages, so a service that pages by
  * itself still gives whole lists; `--limit N` on list commands asks for N rows at most.
  */
-import { MAX_PAGE } from '../api/pagination.js';
 import { type ApiClient, type ApiResponse, UsageError } from './command.js';
 
 /** `path` with one query parameter set (kept in place when the path already has it). */
@@ -29,7 +28,9 @@ export function parseLimit(value: unknown): number | undefined {
  * have sent without paging: JSON.stringify of the list).
  */
 export async function getAllPages(client: ApiClient, path: string, limit?: number): Promise<ApiResponse> {
-  const first = await client.request('GET', limit === undefined ? path : withQueryParam(path, 'limit', String(Math.min(limit, MAX_PAGE))));
+  // The API's page limit comes with its page schema (zod): loaded only when a limit is asked for.
+  const pageLimit = limit === undefined ? undefined : Math.min(limit, (await import('../api/pagination.js')).MAX_PAGE);
+  const first = await client.request('GET', pageLimit === undefined ? path : withQueryParam(path, 'limit', String(pageLimit)));
   const firstRows = pageRows(first.data);
   if (firstRows === null) return first;
   const rows: unknown[] = [...firstRows];

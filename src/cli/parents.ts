@@ -9,7 +9,7 @@
  */
 import { selectedProfile } from './backend.js';
 import { type CommandContext, type CommandDef, type OptionDef, UsageError } from './command.js';
-import { type PickKind, pickId } from './prompt.js';
+import type { PickKind } from './prompt.js';
 
 export type ParentKind = 'course' | 'module' | 'lesson' | 'assignment' | 'user';
 
@@ -126,6 +126,8 @@ async function resolveParent(
   const fallback = kind === 'course' ? defaultCourse(ctx) : undefined;
   if (fallback !== undefined) return fallback;
   if (!ctx.interactive) throw missing(kind);
+  // Pick lists live beside the prompts' validators and the schemas they check with: loaded only when one is shown.
+  const { pickId } = await import('./prompt.js');
   switch (kind) {
     case 'course':
       return pickId(ctx, 'course', {});

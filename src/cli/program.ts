@@ -1,6 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
+import { COMMAND_GROUPS, loadCommands, TOP_LEVEL_COMMANDS, type TopLevelCommand } from '../commands/catalog.js';
 import { EXAMPLES, GROUP_DESCRIPTIONS } from '../commands/examples.js';
-import { COMMAND_GROUPS, COMMANDS } from '../commands/index.js';
 import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
@@ -10,9 +10,8 @@ import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.
 import type { Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
 import { type Invocation, type ParentKind, parentResolver, takesPositionalParents, typedParents } from './parents.js';
-import { makePrompter } from './prompt.js';
-import { checkQuery } from './query.js';
-import { renderResult } from './render.js';
+import { makePrompter } from './prompter.js';
+import { type RenderTarget, renderResult } from './render.js';
 import { VERSION } from './version.js';
 
 export type { Io } from './io.js';
@@ -56,31 +55,80 @@ function examplesHelp(lines: string[]): string {
 async function runCompletion(words: string[], io: Io): Promise<number> {
   try {
     const { commandTree, complete, completionLines } = await import('./completion.js');
-    io.stdout.write(completionLines(await complete(commandTree(COMMANDS, GROUP_DESCRIPTIONS), words, io)));
+    // Only the groups named before the word being typed are loaded; the catalog lists the rest.
+    const defs = await loadCommands(new Set(words.slice(0, -1)));
+    io.stdout.write(completionLines(await complete(commandTree(defs, GROUP_DESCRIPTIONS, TOP_LEVEL_COMMANDS), words, io)));
   } catch {
     // A broken store or config must not print into the user's command line.
   }
   return EXIT.ok;
 }
 
-/** Run the CLI; resolves to the exit code. No process.exit here, so tests can call it. */
+/** Runs one command with what commander parsed, keeping its exit code for runCli. */
+type RunCommand = (def: CommandDef, invocation: Invocation, opts: Record<string, unknown>, g: GlobalOptions) => Promise<void>;
+
+/**
+ * Run the CLI; resolves to the exit code. No process.exit here, so tests can call it.
+ * Every top-level word is registered from the catalog; its module (commands, their
+ * options, the schemas their prompts check with) is loaded only when it is the one
+ * commander dispatches to, or the one `help WORD` asks about.
+ */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   if (argv[0] === '__complete') return runCompletion(argv.slice(1), io);
   const program = new Command('coursebook');
   let exitCode: number = EXIT.ok;
+  /** Top-level commands whose module is not loaded yet: help lists them as the catalog says. */
+  const unloaded = new Map<string, { command: Command; entry: TopLevelCommand }>();
   program.description('Course content and gradebooks: a local offline store, and the same operations against a remote service.');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program
     .version(VERSION, '-V, --version', 'print the version')
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({
+      showGlobalOptions: true,
+      subcommandTerm(cmd) {
+        const usage = cmd.parent === program ? unloaded.get(cmd.name())?.entry.usage : undefined;
+        return usage ? `${cmd.name()} ${usage}` : Help.prototype.subcommandTerm.call(this, cmd);
+      },
+    })
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
-  const groups = new Map<string, Command>();
+  for (const entry of TOP_LEVEL_COMMANDS) {
+    unloaded.set(entry.word, { command: program.command(entry.word).description(entry.description).exitOverride(), entry });
+  }
+  const run: RunCommand = async (def, invocation, opts, g) => {
+    exitCode = await runCommand(def, invocation, opts, g, io);
+  };
+  const load = async (words: Iterable<string>): Promise<void> => {
+    const pending = new Map([...words].flatMap((w) => (unloaded.has(w) ? [[w, unloaded.get(w)!.command] as const] : [])));
+    if (pending.size === 0) return;
+    for (const word of pending.keys()) unloaded.delete(word);
+    registerCommands(pending, await loadCommands(new Set(pending.keys())), run);
+  };
+  // `help WORD` prints WORD's help without dispatching to it: those words are loaded first.
+  if (argv.includes('help')) await load(argv);
+  program.hook('preSubcommand', (_program, subcommand) => load([subcommand.name()]));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
+      return EXIT.usage;
+    }
+    throw err;
+  }
+  return exitCode;
+}
+
+/** Registers loaded commands under their top-level commands (`tops`, by word), with their groups' help. */
+function registerCommands(tops: ReadonlyMap<string, Command>, defs: CommandDef[], run: RunCommand): void {
+  const groups = new Map<string, Command>(tops);
   const groupFor = (path: string[]): Command => {
-    let parent = program;
-    for (let i = 0; i < path.length; i++) {
+    let parent = groups.get(path[0]!)!;
+    for (let i = 1; i < path.length; i++) {
       const key = path.slice(0, i + 1).join(' ');
       let cmd = groups.get(key);
       if (!cmd) {
@@ -94,11 +142,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return parent;
   };
 
-  for (const def of COMMANDS) {
+  for (const def of defs) {
     const words = def.name.split(' ');
-    const parent = words.length > 1 ? groupFor(words.slice(0, -1)) : program;
-    const cmd = parent
-      .command(words[words.length - 1]!)
+    // A one-word command is its top-level command itself.
+    const cmd = words.length === 1 ? tops.get(def.name)! : groupFor(words.slice(0, -1)).command(words[words.length - 1]!);
+    cmd
       .aliases(def.aliases ?? [])
       .description(def.description)
       .exitOverride();
@@ -118,9 +166,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
         args,
         extra: takesPositionalParents(def) ? command.args.slice(command.registeredArguments.length) : [],
       };
-      const opts = command.opts();
-      const g = command.optsWithGlobals() as GlobalOptions;
-      exitCode = await runCommand(def, invocation, opts, g, io);
+      await run(def, invocation, command.opts(), command.optsWithGlobals() as GlobalOptions);
     });
   }
 
@@ -130,18 +176,13 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     cmd.description(group.description);
     if (group.help) cmd.addHelpText('after', `\n${group.help}`);
   }
+}
 
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      if (err.code === 'commander.executeSubCommandAsync') return EXIT.ok;
-      return EXIT.usage;
-    }
-    throw err;
-  }
-  return exitCode;
+/** --query's expression, checked, with the runner render.ts applies: JMESPath loads only with --query. */
+async function checkedQuery(expression: string): Promise<NonNullable<RenderTarget['query']>> {
+  const { checkQuery, runQuery } = await import('./query.js');
+  checkQuery(expression);
+  return { expression, run: runQuery };
 }
 
 async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<string, unknown>, g: GlobalOptions, io: Io): Promise<number> {
@@ -153,7 +194,7 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     const parents = typedParents(def, invocation, opts);
     if (parents.deprecation) io.stderr.write(`${parents.deprecation}\n`);
     // Everything that can be refused before a request is: the query, the limit, the back end.
-    if (g.query !== undefined) checkQuery(g.query);
+    const query = g.query === undefined ? undefined : await checkedQuery(g.query);
     const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
     const backend = def.noClient ? null : resolveBackend(g, io.env);
     const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
@@ -190,10 +231,11 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
           ? io.stdin.readAll().catch((err) => fileError('read', 'standard input', err))
           : io.files.read(path).catch((err) => fileError('read', path, err)),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
-      require: async (value, flag, question, validate) => {
+      require: async (value, flag, question, check) => {
         if (value !== undefined && value !== '') return value;
         if (!interactive) throw new UsageError(`missing ${flag}`);
-        return prompt.input(question, { validate: validate ?? ((v) => (v.trim() === '' ? 'a value is required' : true)) });
+        const validate = check === undefined ? (v: string) => (v.trim() === '' ? 'a value is required' : true) : (await import('./prompt.js')).VALIDATE[check];
+        return prompt.input(question, { validate });
       },
       parent: (kind) => parentOf(kind),
       parentGiven: (kind) => parents.given[kind],
@@ -201,7 +243,7 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     parentOf = parentResolver(ctx, def, parents.given);
     const result = await def.handler(ctx, invocation.args, opts);
     const tty = io.stdout.isTTY === true;
-    const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query: g.query });
+    const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query });
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     return EXIT.ok;

@@ -1,7 +1,7 @@
 /**
- * Prompts: @inquirer/prompts behind the injected Prompter, answers checked as they are typed
- * (with the same zod pieces the API validates with), and pick lists of the ids the caller
- * can see instead of free text.
+ * Prompts: answers checked as they are typed (with the same zod pieces the API validates
+ * with), and pick lists of the ids the caller can see instead of free text. The prompts
+ * themselves are @inquirer/prompts behind the injected Prompter (prompter.ts).
  */
 import type { z } from 'zod';
 import { HttpUrl, PersonName, Points, Title } from '../schemas/common.js';
@@ -11,23 +11,7 @@ import { PathPattern } from '../schemas/fixture.js';
 import { Category, FinalGradeBody } from '../schemas/gradebook.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { CertificateReplace, TemplateCreate } from '../schemas/templates.js';
-import { type CommandContext, type Prompter, seg, UsageError } from './command.js';
-
-/** @inquirer/prompts, loaded only when a prompt is actually shown (keeps start-up fast). */
-export function makePrompter(): Prompter {
-  const lib = () => import('@inquirer/prompts');
-  return {
-    input: async (message, options) =>
-      (await lib()).input({
-        message,
-        ...(options?.default !== undefined ? { default: options.default } : {}),
-        ...(options?.validate ? { validate: options.validate } : {}),
-      }),
-    confirm: async (message, defaultValue = false) => (await lib()).confirm({ message, default: defaultValue }),
-    select: async (message, choices) => (await lib()).select({ message, choices, pageSize: 15 }),
-    checkbox: async (message, choices) => (await lib()).checkbox({ message, choices }),
-  };
-}
+import { type CommandContext, seg, UsageError } from './command.js';
 
 export type Validator = (answer: string) => true | string;
 
@@ -77,6 +61,9 @@ export const VALIDATE = {
     (answer) =>
       letters.includes(answer.trim()) ? true : `must be one of the scheme's letters: ${letters.join(', ')}`,
 };
+
+/** A check of VALIDATE by name: what `ctx.require` takes, so a command loads these schemas only when it prompts. */
+export type AnswerCheck = Exclude<keyof typeof VALIDATE, 'letter'>;
 
 /**
  * One field of a block, checked with the block schema the API validates with: the answer

@@ -7,7 +7,6 @@ import { Chalk } from 'chalk';
 import type { ApiResponse, Column, CommandResult } from './command.js';
 import { UsageError } from './command.js';
 import { prettyJson } from './json-output.js';
-import { runQuery } from './query.js';
 import { isTimestamp, relativeTime } from './relative-time.js';
 import { fitColumns, truncate, visibleWidth } from './table-fit.js';
 
@@ -19,8 +18,8 @@ export interface RenderTarget {
   width?: number | undefined;
   /** Now, for relative timestamps on a TTY. */
   now?: string | undefined;
-  /** A JMESPath expression (--query), already checked. */
-  query?: string | undefined;
+  /** --query: the JMESPath expression, already checked, and query.ts runQuery (loaded only with --query). */
+  query?: { expression: string; run: (data: unknown, expression: string) => unknown } | undefined;
 }
 
 const GAP = 2;
@@ -127,11 +126,11 @@ function jsonValue(result: CommandResult): { value: unknown } | undefined {
 }
 
 /** --query's answer: JSON, except that a string prints bare (as `gh --jq` does) unless --json is given. */
-function queryOut(result: CommandResult, query: string, target: RenderTarget): string {
+function queryOut(result: CommandResult, query: NonNullable<RenderTarget['query']>, target: RenderTarget): string {
   if (result.kind === 'none') return '';
   const input = jsonValue(result);
   if (!input) throw new UsageError('--query needs JSON output, and this command has none');
-  const value = runQuery(input.value, query);
+  const value = query.run(input.value, query.expression);
   if (typeof value === 'string' && !target.json) return ensureNewline(value);
   const text = JSON.stringify(value ?? null);
   return target.tty ? prettyJson(value ?? null, target.color) : `${text}\n`;

@@ -1,5 +1,4 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -63,8 +62,8 @@ export const assignmentsCommands = defineCommands([
     options: fieldOptions,
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const module = await ctx.parent('module');
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Title?', VALIDATE.title);
-      const points = await ctx.require(opts.points as string | undefined, '--points', 'Points?', VALIDATE.points);
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Title?', 'title');
+      const points = await ctx.require(opts.points as string | undefined, '--points', 'Points?', 'points');
       const body = await bodyFrom(ctx, { ...opts, title, points });
       return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/assignments`, body), columns };
     },

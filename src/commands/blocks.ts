@@ -1,5 +1,4 @@
 import { type CommandContext, type CommandResult, defineCommands, isPlainObject, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
-import { asNumber, validateBlockField } from '../cli/prompt.js';
 import { BLOCK_TYPES } from '../schemas/content.js';
 
 const columns = [
@@ -78,6 +77,8 @@ const QUESTIONS: Record<BlockType, Question[]> = {
 
 /** On a terminal without --file or --type: the type from a list, then its fields, each checked as it is typed. */
 async function askContent(ctx: CommandContext): Promise<Record<string, unknown>> {
+  // The checks and the block schema load only now that prompts are shown.
+  const { asNumber, validateBlockField } = await import('../cli/prompt.js');
   const type = await ctx.prompt.select(
     'Block type?',
     BLOCK_TYPES.map((t) => ({ name: t, value: t })),

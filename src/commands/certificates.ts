@@ -1,5 +1,4 @@
 import { type CommandResult, defineCommands, seg } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -54,7 +53,7 @@ export const certificatesCommands = defineCommands([
       { flags: '--basis <basis>', description: 'completed or tested-out (default: as before)' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?', VALIDATE.replaceReason);
+      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?', 'replaceReason');
       const body = opts.basis === undefined ? { reason } : { reason, basis: opts.basis };
       return { kind: 'api', response: await ctx.client.request('POST', `/certificates/${seg(id!)}/replace`, body) };
     },

@@ -1,5 +1,4 @@
 import { type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const courseColumns = [
@@ -37,7 +36,7 @@ export const coursesCommands = defineCommands([
       { flags: '--id <id>', description: 'use this id instead of a generated one' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?', VALIDATE.title);
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?', 'title');
       const body = definedFields({ title, description: opts.description, objectives: opts.objective, id: opts.id });
       return { kind: 'api', response: await ctx.client.request('POST', '/courses', body) };
     },
@@ -112,7 +111,7 @@ export const coursesCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const course = await ctx.parent('course');
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Module title?', VALIDATE.title);
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Module title?', 'title');
       const body = definedFields({ title, objective: opts.objective, position: numberOption(opts.position, '--position') });
       return { kind: 'api', response: await ctx.client.request('POST', `/courses/${seg(course)}/modules`, body) };
     },

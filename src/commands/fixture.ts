@@ -6,7 +6,6 @@
 import { resolveBackend } from '../cli/backend.js';
 import { remoteClient } from '../cli/client.js';
 import { type ApiResponse, type CommandContext, type CommandDef, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -122,7 +121,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
       { flags: '--times <n>', description: 'stop after this many matches (default: always)' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const path = await ctx.require(opts.path as string | undefined, '--path', 'Path pattern (e.g. /courses/**)?', VALIDATE.pathPattern);
+      const path = await ctx.require(opts.path as string | undefined, '--path', 'Path pattern (e.g. /courses/**)?', 'pathPattern');
       const body: Record<string, unknown> = { path };
       if (opts.method !== undefined) body.method = opts.method;
       if (opts.status !== undefined) body.status = numberOption(opts.status, '--status');

@@ -6,7 +6,6 @@
  * (--move-to) or refuses.
  */
 import { type CommandContext, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { categoryIdFromName, nextCategoryPosition, orderedCategories, placeCategory } from '../domain/grading/category-rules.js';
 import { AppError } from '../errors.js';
 import type { AssignmentValue } from '../schemas/content.js';
@@ -128,7 +127,7 @@ export const gradebookCategoriesCommands = defineCommands([
       const expectedVersion = integer(opts.expectedVersion, '--expected-version');
       const f = categoryFields(opts);
       const setup = await readSetup(ctx, courseId);
-      const name = f.name ?? (await ctx.require(undefined, '--name', 'Category name?', VALIDATE.categoryName));
+      const name = f.name ?? (await ctx.require(undefined, '--name', 'Category name?', 'categoryName'));
       const id = (opts.id as string | undefined) ?? categoryIdFromName(name);
       const taken = setup.categories.find((c) => c.id === id);
       if (taken) throw new UsageError(`the setup already has a category with id ${JSON.stringify(id)} (${taken.name}); give another --id`);

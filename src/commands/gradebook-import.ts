@@ -6,7 +6,6 @@
  */
 import { type ApiResponse, type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
 import { renderTable } from '../cli/render.js';
-import { readGradesSheet } from '../domain/grading/import-csv.js';
 import { AppError, type Problem } from '../errors.js';
 import type { GradesImportResultValue } from '../schemas/gradebook.js';
 
@@ -107,6 +106,8 @@ export const gradebookImportCommands = defineCommands([
       'A changed score is stored as entered, before any late deduction; work never submitted gets a graded submission.',
     handler: async (ctx, [file], opts): Promise<CommandResult> => {
       const courseId = await ctx.parent('course');
+      // The CSV reader (csv-parse) loads with this command only, not with the rest of the gradebook group.
+      const { readGradesSheet } = await import('../domain/grading/import-csv.js');
       const sheet = readGradesSheet(await ctx.readText(file!));
       const fileLevel = sheet.problems.filter((p) => p.path === '(file)');
       if (sheet.items.length === 0 && fileLevel.length === 0) {

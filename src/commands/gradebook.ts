@@ -1,7 +1,6 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { editUntilSaved } from '../cli/edit-loop.js';
 import type { ParentDef } from '../cli/parents.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { percentText } from '../domain/grading/export-csv.js';
 import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
@@ -43,6 +42,8 @@ async function askFinalGrade(ctx: CommandContext, course: string, student: strin
     { name: 'a percent instead', value: A_PERCENT },
   ]);
   if (picked !== A_PERCENT) return { letter: picked };
+  // The check and its schema load only now that a prompt is shown.
+  const { VALIDATE } = await import('../cli/prompt.js');
   const answer = await ctx.prompt.input('Final percent?', { validate: VALIDATE.percent });
   return { percent: Number(answer) };
 }
@@ -254,7 +255,7 @@ export const gradebookCommands = defineCommands([
       }
       // Allowed (extra credit can take a grade past 100), but rarely meant.
       if (percent !== undefined && percent > 100) ctx.note(`note: the final percent ${percent} is above 100`);
-      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?', VALIDATE.overrideReason);
+      const reason = await ctx.require(opts.reason as string | undefined, '--reason', 'Reason?', 'overrideReason');
       let expectedVersion = numberOption(opts.expectedVersion, '--expected-version');
       const path = `${base(course)}/students/${seg(student)}/final`;
       if (expectedVersion === undefined) {

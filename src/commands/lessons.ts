@@ -1,5 +1,4 @@
 import { type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const columns = [
@@ -21,8 +20,8 @@ export const lessonsCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const module = await ctx.parent('module');
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Lesson title?', VALIDATE.title);
-      const minutes = numberOption(await ctx.require(opts.minutes as string | undefined, '--minutes', 'Minutes (1-240)?', VALIDATE.minutes), '--minutes');
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Lesson title?', 'title');
+      const minutes = numberOption(await ctx.require(opts.minutes as string | undefined, '--minutes', 'Minutes (1-240)?', 'minutes'), '--minutes');
       return { kind: 'api', response: await ctx.client.request('POST', `/modules/${seg(module)}/lessons`, { title, minutes }) };
     },
   },

@@ -1,6 +1,5 @@
 import { describeBackend } from '../cli/backend.js';
 import { type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { definedFields } from '../runtime/objects.js';
 
 const userColumns = [
@@ -47,7 +46,7 @@ export const peopleCommands = defineCommands([
       { flags: '--admin', description: 'make the user an admin' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const name = await ctx.require(opts.name as string | undefined, '--name', 'Name?', VALIDATE.personName);
+      const name = await ctx.require(opts.name as string | undefined, '--name', 'Name?', 'personName');
       const body = definedFields({ name, email: opts.email, id: opts.id, admin: opts.admin === true ? true : undefined });
       return { kind: 'api', response: await ctx.client.request('POST', '/users', body) };
     },

@@ -1,5 +1,4 @@
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -17,7 +16,11 @@ const columns = [
 /** On a terminal: the one field the assignment's submission type takes, checked as it is typed. */
 async function askWork(ctx: CommandContext, assignment: string): Promise<Record<string, string>> {
   const { submissionType } = (await ctx.client.request<{ submissionType: 'text' | 'file' | 'link' }>('GET', `/assignments/${seg(assignment)}`)).data;
-  if (submissionType === 'link') return { link: await ctx.prompt.input('Link to your work (http or https)?', { validate: VALIDATE.url }) };
+  if (submissionType === 'link') {
+    // The check and its schema load only now that a prompt is shown.
+    const { VALIDATE } = await import('../cli/prompt.js');
+    return { link: await ctx.prompt.input('Link to your work (http or https)?', { validate: VALIDATE.url }) };
+  }
   if (submissionType === 'file') return { fileId: await ctx.require(undefined, '--file-id', 'Uploaded file id?') };
   return { text: await ctx.require(undefined, '--text', 'Your answer?') };
 }

@@ -1,6 +1,5 @@
 import { Chalk } from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
-import { VALIDATE } from '../cli/prompt.js';
 import { checkTemplatePatch, unknownWhereFields } from '../domain/templates/bulk.js';
 import { diffText, templateDiff } from '../domain/templates/diff.js';
 import { buildPatch, matches, parseAssignment } from '../domain/templates/templates.js';
@@ -104,7 +103,7 @@ export const templatesCommands = defineCommands([
       const body =
         opts.file !== undefined
           ? await patchFile(ctx, opts.file)
-          : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?', VALIDATE.templateName) };
+          : { name: await ctx.require(opts.name as string | undefined, '--name', 'Template name?', 'templateName') };
       return { kind: 'api', response: await ctx.client.request('POST', '/templates', body), columns };
     },
   },
@@ -227,7 +226,7 @@ export const templatesCommands = defineCommands([
       { flags: '--description <text>', description: 'course description' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
-      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?', VALIDATE.title);
+      const title = await ctx.require(opts.title as string | undefined, '--title', 'Course title?', 'title');
       const body = definedFields({ title, id: opts.id, description: opts.description });
       return { kind: 'api', response: await ctx.client.request('POST', `/templates/${seg(id!)}/courses`, body) };
     },

@@ -7,6 +7,7 @@ import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
 import type { AppDeps, FixtureTools } from '../api/context.js';
 import type { Grader } from '../api/grader.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
+import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from '../api/routes/index.js';
 import { faultRules } from '../domain/fixture/faults.js';
 import { requestJournal } from '../domain/fixture/journal.js';
 import { AppError } from '../errors.js';
@@ -243,7 +244,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       });
     },
   };
-  return { app: createApp(deps), store, deps, adminToken, note };
+  return { app: createApp(deps, ROUTE_MODULES, FIXTURE_CONTROL_ROUTES), store, deps, adminToken, note };
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {

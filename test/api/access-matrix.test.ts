@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { type OperationId, POLICIES } from '../../src/api/policies.js';
+import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/index.js';
 import { SCOPES } from '../../src/schemas/people.js';
 import { makeService, type TestService } from '../helpers/app.js';
@@ -190,7 +191,7 @@ const REQUESTS: Partial<
 function withFixtureControl(svc: TestService): TestService {
   const fixture = testFixtureTools();
   fixture.control!.faults.add({ path: '/nowhere', status: 503 });
-  return { ...svc, app: createApp({ ...svc.deps, options: { ...svc.deps.options, allowAdmin: true }, fixture }) };
+  return { ...svc, app: createApp({ ...svc.deps, options: { ...svc.deps.options, allowAdmin: true }, fixture }, ROUTE_MODULES, FIXTURE_CONTROL_ROUTES) };
 }
 
 /** Operations whose routes are registered elsewhere or not yet built; reported as todo. */

@@ -8,6 +8,7 @@ import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import { createJwtVerifier, lifetimeProblem } from '../../src/api/jwt.js';
 import { parseRateLimit, tokenBucketLimiter } from '../../src/api/rate-limit.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { makeService, type TestService } from '../helpers/app.js';
 import { conforming } from '../helpers/openapi-conformance.js';
 
@@ -49,7 +50,9 @@ describe('access JWTs through the app', () => {
   };
   const appWith = async (maxAgeSeconds?: number) => {
     svc = await makeService();
-    return conforming(createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ secret: SECRET, maxAgeSeconds }) }) }));
+    return conforming(
+      createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ secret: SECRET, maxAgeSeconds }) }) }, ROUTE_MODULES),
+    );
   };
 
   it('a JWT without exp is refused (it would be valid forever): 401 unauthenticated with WWW-Authenticate', async () => {
@@ -92,7 +95,7 @@ describe('the request budget is per user', () => {
     const minted: string[] = [];
     for (let i = 0; i < 3; i++) minted.push((await svc.call('POST', '/tokens', { name: `t${i}`, scopes: ['*'] }, 'inst')).body.token);
     let now = 0;
-    const app = conforming(createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }));
+    const app = conforming(createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }, ROUTE_MODULES));
     // Burst 3: three requests with three different tokens of inst spend the whole budget.
     for (const token of minted) expect((await get(app, '/me', token)).status).toBe(200);
     const fourth = await get(app, '/me', 'tok-inst');
@@ -110,7 +113,7 @@ describe('the request budget is per user', () => {
 describe('failed authentications are limited per client address', () => {
   const appWithFailureLimit = async (burst: number, clock: () => number) => {
     svc = await makeService();
-    return conforming(createApp({ ...svc.deps, authFailureLimiter: tokenBucketLimiter({ perSecond: 1 / 60, burst }, clock) }));
+    return conforming(createApp({ ...svc.deps, authFailureLimiter: tokenBucketLimiter({ perSecond: 1 / 60, burst }, clock) }, ROUTE_MODULES));
   };
 
   it('after the budget of failures, requests from the address get 429 before any credential is tried', async () => {

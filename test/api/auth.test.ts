@@ -7,6 +7,7 @@ import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import { createJwtVerifier } from '../../src/api/jwt.js';
 import { tokenBucketLimiter } from '../../src/api/rate-limit.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { makeService, type TestService } from '../helpers/app.js';
 import { conforming } from '../helpers/openapi-conformance.js';
 
@@ -95,7 +96,7 @@ describe('access JWTs', () => {
   };
   const appWith = async (o: Parameters<typeof createJwtVerifier>[0]) => {
     svc = await makeService();
-    return conforming(createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier(o) }) }));
+    return conforming(createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier(o) }) }, ROUTE_MODULES));
   };
   const NOW_S = Date.parse('2026-11-22T08:30:00Z') / 1000;
 
@@ -160,7 +161,7 @@ describe('rate limiting and logs', () => {
   it('a token bucket per user: 429 with Retry-After in whole seconds, refilled over time', async () => {
     svc = await makeService();
     let now = 0;
-    const app = conforming(createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }));
+    const app = conforming(createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }, ROUTE_MODULES));
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get(app, '/me', 'tok-inst')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -176,7 +177,7 @@ describe('rate limiting and logs', () => {
   it('no token or secret appears in any log line or error message', async () => {
     svc = await makeService();
     const lines: string[] = [];
-    const app = conforming(createApp({ ...svc.deps, options: { log: (e) => void lines.push(JSON.stringify(e)) } }));
+    const app = conforming(createApp({ ...svc.deps, options: { log: (e) => void lines.push(JSON.stringify(e)) } }, ROUTE_MODULES));
     await get(app, '/me', 'tok-inst');
     await get(app, '/me', 'not-a-real-token-secret');
     const bad = await get(app, '/courses/nope', 'tok-inst');
@@ -216,7 +217,7 @@ describe('CORS and remote JWKS', () => {
     try {
       svc = await makeService();
       const app = conforming(
-        createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) }),
+        createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) }, ROUTE_MODULES),
       );
       const jwt = await new SignJWT({ scope: '*' })
         .setProtectedHeader({ alg: 'RS256', kid: 'k1' })

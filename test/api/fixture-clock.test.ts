@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { tokenBucketLimiter } from '../../src/api/rate-limit.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
 import { BASE_DATASET, makeService, type TestService } from '../helpers/app.js';
 import { cliStore } from '../helpers/cli-store.js';
@@ -212,7 +213,7 @@ describe('rate-limit defaults', () => {
   it('hand-worked: 1/s with a burst of 3, headers on every answer and on the 429', async () => {
     const svc = await makeService();
     let now = 0;
-    const app = createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) });
+    const app = createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }, ROUTE_MODULES);
     const seen: string[] = [];
     const get = async () => {
       const res = await app.request('http://t/api/v1/me', { headers: { authorization: 'Bearer tok-inst' } });

@@ -47,3 +47,28 @@ describe('serve picks its store like every local command', () => {
     }
   });
 });
+
+describe('the built binary against a service (its remote client)', () => {
+  it('reads a list and checks health through undici, which the bundle loads from node_modules', async () => {
+    const served = await startServe(['--memory', '--seed', 'data/demo.json', '--log', 'off']);
+    try {
+      const list = await runBin(['--base-url', served.url, '--token', 'demo-admin-token', '--json', 'courses', 'list']);
+      expect(list.code).toBe(0);
+      expect((JSON.parse(list.stdout) as { id: string }[]).map((c) => c.id)).toEqual(['crs_data101']);
+      expect(await runBin(['health', served.url])).toMatchObject({ code: 0, stdout: 'ok\n' });
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('a refused token exits 4 with the envelope on stderr under --json', async () => {
+    const served = await startServe(['--memory', '--seed', 'data/demo.json', '--log', 'off']);
+    try {
+      const res = await runBin(['--base-url', served.url, '--token', 'not-a-token', '--json', 'courses', 'list']);
+      expect(res.code).toBe(4);
+      expect(JSON.parse(res.stderr).error.code).toBe('unauthenticated');
+    } finally {
+      await served.stop();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/context.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
 import type { DatasetInput } from '../../src/schemas/dataset.js';
@@ -79,7 +80,7 @@ export async function makeService(extra?: Partial<DatasetInput>, options: Partia
   if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
   await importDataset(store, clock, dataset, { replace: false });
   // Every answer is checked against the served OpenAPI document (test/helpers/openapi-conformance.ts).
-  const app = conforming(createApp(deps));
+  const app = conforming(createApp(deps, ROUTE_MODULES));
   return {
     store,
     clock,

@@ -1,0 +1,145 @@
+/**
+ * Local mode's route table (the Performance issue): which route module serves which paths,
+ * so a CLI request registers only the modules that can answer it, not every route and its
+ * schemas. The modules are those of src/api/routes/index.ts ROUTE_MODULES, in its order;
+ * test/cli/local-routes.test.ts checks this table against them.
+ */
+import type { RouteModule } from '../api/define.js';
+
+interface LocalRouteModule {
+  load(): Promise<RouteModule>;
+  /** The module's paths under /api/v1, OpenAPI style, as its operations declare them. */
+  paths: readonly string[];
+}
+
+export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
+  { load: async () => (await import('../api/routes/service.js')).serviceRoutes, paths: ['/health', '/_reset', '/import', '/dump'] },
+  {
+    load: async () => (await import('../api/routes/people.js')).peopleRoutes,
+    paths: ['/me', '/users', '/users/{userId}', '/courses/{courseId}/enrollments', '/courses/{courseId}/enrollments/{userId}'],
+  },
+  { load: async () => (await import('../api/routes/tokens.js')).tokensRoutes, paths: ['/tokens', '/tokens/{tokenId}'] },
+  { load: async () => (await import('../api/routes/course-files.js')).courseFilesRoutes, paths: ['/courses/import', '/courses/{courseId}/export'] },
+  {
+    load: async () => (await import('../api/routes/courses.js')).courseRoutes,
+    paths: ['/courses', '/courses/{courseId}', '/courses/{courseId}/modules', '/modules/{moduleId}'],
+  },
+  {
+    load: async () => (await import('../api/routes/lessons.js')).lessonsRoutes,
+    paths: ['/modules/{moduleId}/lessons', '/lessons/{lessonId}', '/lessons/{lessonId}/publish'],
+  },
+  {
+    load: async () => (await import('../api/routes/blocks.js')).blocksRoutes,
+    paths: ['/lessons/{lessonId}/blocks', '/blocks/{blockId}', '/blocks/{blockId}/move', '/blocks/{blockId}/review'],
+  },
+  {
+    load: async () => (await import('../api/routes/assignments.js')).assignmentsRoutes,
+    paths: [
+      '/courses/{courseId}/assignments',
+      '/modules/{moduleId}/assignments',
+      '/assignments/{assignmentId}',
+      '/assignments/{assignmentId}/publish',
+      '/assignments/{assignmentId}/unpublish',
+    ],
+  },
+  {
+    load: async () => (await import('../api/routes/submissions.js')).submissionsRoutes,
+    paths: [
+      '/assignments/{assignmentId}/submissions',
+      '/submissions/{submissionId}',
+      '/submissions/{submissionId}/grade',
+      '/submissions/{submissionId}/release',
+    ],
+  },
+  {
+    load: async () => (await import('../api/routes/gradebook.js')).gradebookRoutes,
+    paths: [
+      '/courses/{courseId}/gradebook/setup',
+      '/courses/{courseId}/gradebook/setup/checks',
+      '/courses/{courseId}/gradebook/setup/dismiss',
+      '/courses/{courseId}/gradebook/setup/dismiss/{code}/{target}',
+      '/courses/{courseId}/gradebook/grades',
+      '/courses/{courseId}/gradebook/me',
+      '/courses/{courseId}/gradebook/students/{studentId}/final',
+      '/courses/{courseId}/gradebook/students/{studentId}/final/history',
+      '/courses/{courseId}/gradebook/export',
+    ],
+  },
+  {
+    load: async () => (await import('../api/routes/readiness.js')).readinessRoutes,
+    paths: [
+      '/courses/{courseId}/readiness',
+      '/courses/{courseId}/readiness/items/{itemId}/attestation',
+      '/courses/{courseId}/readiness/findings',
+      '/courses/{courseId}/readiness/items/{itemId}/finding',
+      '/courses/{courseId}/readiness/items/{itemId}/finding/review',
+      '/rubrics',
+      '/rubrics/{rubricId}',
+      '/courses/{courseId}/publish',
+    ],
+  },
+  {
+    load: async () => (await import('../api/routes/templates.js')).templatesRoutes,
+    paths: ['/templates', '/templates/{templateId}', '/templates/bulk-update', '/templates/{templateId}/courses'],
+  },
+  {
+    load: async () => (await import('../api/routes/certificates.js')).certificatesRoutes,
+    paths: ['/certificates', '/certificate-codes/{code}', '/certificates/{certificateId}', '/certificates/{certificateId}/replace'],
+  },
+  {
+    load: async () => (await import('../api/routes/reporting-lines.js')).reportingLinesRoutes,
+    paths: ['/reporting-lines', '/reporting-lines/{managerId}/{reportId}'],
+  },
+  {
+    load: async () => (await import('../api/routes/course-content.js')).courseContentRoutes,
+    paths: ['/courses/{courseId}/content', '/courses/{courseId}/sync-mark'],
+  },
+  {
+    load: async () => (await import('../api/routes/content-lifecycle.js')).contentLifecycleRoutes,
+    paths: [
+      '/courses/{courseId}/unpublish',
+      '/modules/{moduleId}/publish',
+      '/modules/{moduleId}/unpublish',
+      '/modules/{moduleId}',
+      '/lessons/{lessonId}/unpublish',
+      '/lessons/{lessonId}',
+      '/assignments/{assignmentId}',
+    ],
+  },
+  {
+    load: async () => (await import('../api/routes/gradebook-categories.js')).gradebookCategoriesRoutes,
+    paths: ['/courses/{courseId}/gradebook/categories/{categoryId}', '/courses/{courseId}/assignments/category'],
+  },
+  { load: async () => (await import('../api/routes/gradebook-import.js')).gradebookImportRoutes, paths: ['/courses/{courseId}/gradebook/import'] },
+];
+
+const API_PATH = '/api/v1/';
+
+/** Whether an OpenAPI-style path (`/courses/{courseId}`) matches these path segments. */
+function pathMatches(template: string, segments: readonly string[]): boolean {
+  const parts = template.split('/');
+  return parts.length === segments.length && parts.every((part, i) => (part.startsWith('{') ? segments[i] !== '' : part === segments[i]));
+}
+
+/**
+ * The indexes of the route modules with a path matching the request URL's, whatever the
+ * method: the same routes the whole app would consider, in the same order, so it answers
+ * the same. Every module when the path is one the table cannot judge as the router would:
+ * the OpenAPI document (which describes every route), a percent-encoded path (the router
+ * matches the decoded text) or one outside /api/v1.
+ */
+export function routeModulesFor(url: string): number[] {
+  const every = LOCAL_ROUTE_MODULES.map((_, i) => i);
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return every; // the whole app refuses it as it always did
+  }
+  if (!pathname.startsWith(API_PATH) || pathname.includes('%') || pathname === `${API_PATH}openapi.json`) return every;
+  const segments = pathname.slice(API_PATH.length - 1).split('/');
+  return every.filter((i) => LOCAL_ROUTE_MODULES[i]!.paths.some((path) => pathMatches(path, segments)));
+}
+
+/** The route modules at these indexes, loaded, in table order. */
+export const loadRouteModules = (indexes: readonly number[]): Promise<RouteModule[]> => Promise.all(indexes.map((i) => LOCAL_ROUTE_MODULES[i]!.load()));
