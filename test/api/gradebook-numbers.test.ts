@@ -10,7 +10,7 @@ import { roundDecimalText } from '../../src/schemas/decimal.js';
 import { importDataset } from '../../src/store/dataset.js';
 import { makeService, type TestService } from '../helpers/app.js';
 import { cliStore } from '../helpers/cli-store.js';
-import { column, value } from '../helpers/store-sql.js';
+import { value } from '../helpers/store-sql.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());

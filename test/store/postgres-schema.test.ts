@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import pg, { type CustomTypesConfig } from 'pg';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/migrations-postgres.js';
 import { createDatabase, dropDatabase } from '../helpers/postgres.js';

@@ -7,7 +7,7 @@ import { AppError } from '../../src/errors.js';
 import { insertCourse, insertModule, listModules, updateModule } from '../../src/store/courses.js';
 import { openStore } from '../../src/store/db.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
-import { column, value } from '../helpers/store-sql.js';
+import { value } from '../helpers/store-sql.js';
 
 const dirs: string[] = [];
 afterEach(() => {
