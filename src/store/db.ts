@@ -160,6 +160,19 @@ export interface DialectParts {
 /** The Store over a Kysely instance: transaction binding, retries and the statement helpers. */
 export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store {
   const current = new AsyncLocalStorage<Kysely<StoreSchema>>();
+  // An enabled AsyncLocalStorage makes every async resource the process creates copy its
+  // value, whichever store it belongs to: a process that opens many stores (tests; a tool
+  // moving data between two) slowed down in proportion to how many it had ever opened. So it
+  // is enabled only while one of this store's transactions runs.
+  let running = 0;
+  const bind = async <T>(conn: Kysely<StoreSchema>, fn: () => Promise<T>): Promise<T> => {
+    running++;
+    try {
+      return await current.run(conn, fn);
+    } finally {
+      if (--running === 0) current.disable();
+    }
+  };
   const db = () => current.getStore() ?? root;
   const execute = parts.execute;
   const query = (sql: string, params: unknown[]): Promise<QueryResult<Row>> => {
@@ -191,7 +204,7 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
           return await root.connection().execute(async (conn) => {
             await conn.executeQuery(CompiledQuery.raw(parts.begin));
             try {
-              const result = await current.run(conn, fn);
+              const result = await bind(conn, fn);
               await conn.executeQuery(CompiledQuery.raw('COMMIT'));
               return result;
             } catch (err) {
@@ -222,13 +235,16 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
       return root.connection().execute(async (conn) => {
         await exec(conn, parts.begin);
         try {
-          return await current.run(conn, fn);
+          return await bind(conn, fn);
         } finally {
           await exec(conn, 'ROLLBACK');
         }
       });
     },
-    close: parts.close,
+    close: async () => {
+      current.disable();
+      await parts.close();
+    },
   };
 }
 
