@@ -205,7 +205,17 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
  */
 export async function createDatabase(adminUrl: string, name: string, opts: { template?: string } = {}): Promise<string> {
   const template = opts.template === undefined ? '' : ` TEMPLATE ${pg.escapeIdentifier(opts.template)}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${pg.escapeIdentifier(name)}${template}`);
+  // Two workers copying the template at the same moment: the second is refused with 55006
+  // ("source database is being accessed by other users") and tries again shortly.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminQuery(adminUrl, `CREATE DATABASE ${pg.escapeIdentifier(name)}${template}`);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 100) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 10 + attempt * 5));
+    }
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${encodeURIComponent(name)}`;
   return url.toString();
