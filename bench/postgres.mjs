@@ -21,7 +21,7 @@
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { COURSE as BIG_COURSE, buildBigStore, ITEMS, STUDENTS } from './lib/pg-big-store.mjs';
 import { createDatabase, startPostgres } from './lib/pg-cluster.mjs';
@@ -42,7 +42,10 @@ import {
 } from './lib/pg-support.mjs';
 
 const pieces = ['serve', 'export', 'instances'];
-const chosen = process.argv.slice(2);
+// Run alone, its arguments choose its pieces; imported by bench/run.mjs (npm run bench --
+// postgres), all of them.
+const runAlone = process.argv[1] !== undefined && import.meta.filename === resolve(process.argv[1]);
+const chosen = runAlone ? process.argv.slice(2) : [];
 const unknown = chosen.filter((name) => !pieces.includes(name));
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${pieces.join(', ')} (none: all of them)`);
