@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // One PostgreSQL cluster for the run (#18); test files make their own databases in it.
+    globalSetup: ['test/setup/postgres-global.ts'],
     // CLI end-to-end tests spawn node processes; keep the 2-core CI machine responsive.
     pool: 'forks',
     maxWorkers: 2,
@@ -11,5 +12,12 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      // Everything, on SQLite (files and :memory:).
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      // The API suite again on PostgreSQL: makeService (test/helpers/app.ts) opens a fresh
+      // database of the test cluster instead of :memory: (#18).
+      { extends: true, test: { name: 'postgres', include: ['test/api/**/*.test.ts'], env: { COURSEBOOK_TEST_STORE: 'postgres' } } },
+    ],
   },
 });

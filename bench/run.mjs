@@ -15,6 +15,8 @@ const pieces = {
   spawn: 'spawn.mjs',
   gradebook: 'gradebook.mjs',
   'serve-gradebook': 'serve-gradebook.mjs',
+  // #18: PostgreSQL beside SQLite on a throwaway cluster (needs the server binaries).
+  postgres: 'postgres.mjs',
 };
 
 const chosen = process.argv.slice(2);

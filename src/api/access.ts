@@ -49,7 +49,7 @@ const ROLE_WORDS: Partial<Record<Rule, string>> = {
  * existence and visibility first (not-found, so ids cannot be probed), then the token's
  * scope, then the role (forbidden: the caller can see the thing but not do this).
  */
-export function authorize(store: Store, caller: Caller, policy: Policy, id: string | undefined): Granted {
+export async function authorize(store: Store, caller: Caller, policy: Policy, id: string | undefined): Promise<Granted> {
   const { rule } = policy;
   const admin = caller.user.admin;
   const via = (policy.via ?? '').replace(/^body\./, '');
@@ -57,7 +57,7 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
   const courseRoles = COURSE_ROLES[rule];
   if (courseRoles) {
     if (id === undefined) throw new AppError('invalid', `${via} is required`, [{ path: via, message: 'is required' }]);
-    const scope = resolveScope(store, via as CourseVia, id);
+    const scope = await resolveScope(store, via as CourseVia, id);
     // Writing a course that does not exist creates it: only those who may create courses
     // may; to anyone else it is not-found, as an existing course they may not see would be.
     if (!scope && rule === 'course:author' && admin) {
@@ -65,7 +65,7 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
       return { caller, courseId: id, role: 'admin' };
     }
     if (!scope) throw notFound(via, id);
-    const role = admin ? 'admin' : courseRole(store, scope.courseId, caller.user.id);
+    const role = admin ? 'admin' : await courseRole(store, scope.courseId, caller.user.id);
     if (!role) throw notFound(via, id);
     if (role === 'student' && !scope.visibleToStudents) throw notFound(via, id);
     requireScope(caller, policy);
@@ -86,9 +86,9 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
       if (!admin) throw new AppError('forbidden', 'Only admins may do this.');
       return { caller };
     case 'submission:read': {
-      const scope = resolveScope(store, 'submissionId', id!);
+      const scope = await resolveScope(store, 'submissionId', id!);
       if (!scope) throw notFound(via, id!);
-      const role = admin ? 'admin' : courseRole(store, scope.courseId, caller.user.id);
+      const role = admin ? 'admin' : await courseRole(store, scope.courseId, caller.user.id);
       const own = scope.ownerId === caller.user.id;
       if (!role || (role === 'student' && !own)) throw notFound(via, id!);
       requireScope(caller, policy);
@@ -97,10 +97,10 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
     }
     case 'certificate:read':
     case 'certificate:replace': {
-      const subject = certificateSubject(store, id!);
+      const subject = await certificateSubject(store, id!);
       if (!subject) throw notFound(via, id!);
-      const instructor = courseRole(store, subject.courseId, caller.user.id) === 'instructor';
-      const readable = admin || instructor || subject.userId === caller.user.id || isManagerOf(store, caller.user.id, subject.userId);
+      const instructor = (await courseRole(store, subject.courseId, caller.user.id)) === 'instructor';
+      const readable = admin || instructor || subject.userId === caller.user.id || (await isManagerOf(store, caller.user.id, subject.userId));
       if (!readable) throw notFound(via, id!);
       requireScope(caller, policy);
       if (rule === 'certificate:replace' && !admin && !instructor) {
@@ -109,7 +109,7 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
       return { caller, courseId: subject.courseId };
     }
     case 'template:write': {
-      const owner = templateOwner(store, id!);
+      const owner = await templateOwner(store, id!);
       if (!owner) throw notFound(via, id!);
       requireScope(caller, policy);
       if (!admin && !(owner.kind === 'user' && owner.userId === caller.user.id)) {
@@ -122,7 +122,7 @@ export function authorize(store: Store, caller: Caller, policy: Policy, id: stri
       requireScope(caller, policy);
       return { caller };
     case 'token:owner': {
-      const owner = tokenOwner(store, id!);
+      const owner = await tokenOwner(store, id!);
       if (!owner || (!admin && owner !== caller.user.id)) throw notFound(via, id ?? '');
       requireScope(caller, policy);
       return { caller };

@@ -5,7 +5,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { AppError } from '../errors.js';
 import { formatZodIssues } from '../schemas/problems.js';
-import { uniqueConflict } from '../store/unique-conflict.js';
+import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
 import type { AppDeps, AppEnv, AppOptions } from './context.js';
 import { API_PREFIX, addOperation, callerIdOf, type RouteModule } from './define.js';
 import { applyFaults, isControlPath, recordRequest, requestIdFor } from './fixture-hooks.js';
@@ -174,8 +174,8 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
-  const conflict = uniqueConflict(err);
-  if (conflict) return conflict;
+  const fromStore = uniqueConflict(err) ?? nulRefusal(err);
+  if (fromStore) return fromStore;
   // The client went away while its body was being read (a cut at shutdown, a dropped
   // connection): its fault, not ours, and nobody is left to read the answer.
   if (err instanceof Error && ((err as { code?: string }).code === 'ECONNRESET' || err.message === 'aborted')) {

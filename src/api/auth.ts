@@ -25,16 +25,16 @@ export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}):
         if (!options.jwt) throw new AppError('unauthenticated', 'Access JWTs are not accepted by this service (no JWT key configured).');
         const claims = await options.jwt.verify(secret, now);
         if (!claims) throw new AppError('unauthenticated', 'The access JWT is not valid.');
-        const user = getUser(deps.store, claims.sub);
+        const user = await getUser(deps.store, claims.sub);
         if (!user) throw new AppError('unauthenticated', 'The access JWT names an unknown user.');
         return { user, scopes: new Set(claims.scopes), credential: { kind: 'jwt', id: claims.jti } };
       }
 
-      const token = findTokenByHash(deps.store, sha256Hex(secret));
+      const token = await findTokenByHash(deps.store, sha256Hex(secret));
       if (!token) throw new AppError('unauthenticated', 'The bearer token is not known.');
       if (token.revokedAt !== null) throw new AppError('unauthenticated', 'The bearer token has been revoked.');
       if (token.expiresAt !== null && token.expiresAt <= now) throw new AppError('unauthenticated', 'The bearer token has expired.');
-      const user = getUser(deps.store, token.userId);
+      const user = await getUser(deps.store, token.userId);
       if (!user) throw new AppError('unauthenticated', 'The bearer token belongs to an unknown user.');
       return { user, scopes: new Set(token.scopes), credential: { kind: 'token', id: token.id } };
     },
@@ -45,7 +45,7 @@ export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}):
 export function localAuthenticator(userId: string): Authenticator {
   return {
     async authenticate(_c, deps) {
-      const user = getUser(deps.store, userId);
+      const user = await getUser(deps.store, userId);
       if (!user) throw new AppError('unauthenticated', `The local user ${JSON.stringify(userId)} does not exist in this store.`);
       return { user, scopes: new Set(['*']), credential: { kind: 'local', id: userId } };
     },

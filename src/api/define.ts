@@ -113,7 +113,7 @@ function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
       // Checked after validation, in the handler wrapper, once the body is known to be sound.
       c.set('granted', { caller });
     } else {
-      c.set('granted', authorize(deps.store, caller, policy, via ? c.req.param(via) : undefined));
+      c.set('granted', await authorize(deps.store, caller, policy, via ? c.req.param(via) : undefined));
     }
     return next();
   };
@@ -161,7 +161,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     let granted = c.get('granted');
     if (policy.via?.startsWith('body.')) {
       const field = policy.via.slice(5);
-      granted = authorize(deps.store, granted.caller, policy, (body as Record<string, string>)[field]);
+      granted = await authorize(deps.store, granted.caller, policy, (body as Record<string, string>)[field]);
       c.set('granted', granted);
     }
     const result = await spec.handler({

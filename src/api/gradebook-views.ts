@@ -25,12 +25,12 @@ interface CourseGradebook {
   students: GradeStudent[];
 }
 
-function courseGradebook(store: Store, courseId: string): CourseGradebook {
-  return { setup: loadSetup(store, courseId), items: publishedItems(store, courseId), students: listStudents(store, courseId) };
+async function courseGradebook(store: Store, courseId: string): Promise<CourseGradebook> {
+  return { setup: await loadSetup(store, courseId), items: await publishedItems(store, courseId), students: await listStudents(store, courseId) };
 }
 
 async function gradeSlice(store: Store, grader: Grader, courseId: string, book: CourseGradebook, students: GradeStudent[], now: string, detail: boolean) {
-  const records = loadSubmissionRecords(
+  const records = await loadSubmissionRecords(
     store,
     courseId,
     book.items.map((it) => it.id),
@@ -41,10 +41,15 @@ async function gradeSlice(store: Store, grader: Grader, courseId: string, book: 
 
 /** One page of the grades view (students by name, then id) as JSON text, and the cursor of the next. */
 export async function courseGradesPage(deps: AppDeps, courseId: string, page: { limit: number; cursor?: string | undefined }) {
-  const book = courseGradebook(deps.store, courseId);
+  const book = await courseGradebook(deps.store, courseId);
   const { rows: students, next } = pageOf(book.students, page);
-  const overrides = listFinalGrades(deps.store, courseId).map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter, version: f.version }));
-  const records = loadSubmissionRecords(
+  const overrides = (await listFinalGrades(deps.store, courseId)).map((f) => ({
+    studentId: f.studentId,
+    percent: f.percent,
+    letter: f.letter,
+    version: f.version,
+  }));
+  const records = await loadSubmissionRecords(
     deps.store,
     courseId,
     book.items.map((it) => it.id),
@@ -63,12 +68,16 @@ const BOM = '\uFEFF';
  * JSON string) slice by slice, then the closing. The course and its setup are read first,
  * so a missing course is an ordinary error answer, not a broken stream.
  */
-export function gradebookExportStream(deps: AppDeps, courseId: string, options: { layout: ExportLayout; bom: boolean }): ReadableStream<Uint8Array> {
-  const book = courseGradebook(deps.store, courseId);
+export async function gradebookExportStream(
+  deps: AppDeps,
+  courseId: string,
+  options: { layout: ExportLayout; bom: boolean },
+): Promise<ReadableStream<Uint8Array>> {
+  const book = await courseGradebook(deps.store, courseId);
   const writer = gradebookCsvWriter({ setup: book.setup, items: book.items, layout: options.layout });
   const now = deps.clock.now();
   const grader = deps.grader ?? inlineGrader;
-  const overrides = listFinalGrades(deps.store, courseId);
+  const overrides = await listFinalGrades(deps.store, courseId);
   const encoder = new TextEncoder();
   const jsonText = (text: string) => encoder.encode(JSON.stringify(text).slice(1, -1));
   let at = -1;

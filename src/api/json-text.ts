@@ -2,18 +2,17 @@
  * JSON request bodies are text, and text must be well-formed Unicode: bytes that are not
  * UTF-8, and lone UTF-16 surrogates (`"\ud800"` is valid JSON but not text), are refused
  * with `invalid` naming each field, never stored altered (the platform's decoder would
- * quietly turn bad bytes into U+FFFD). One check for every route, run before the route's
+ * quietly turn bad bytes into U+FFFD). So is U+0000, which PostgreSQL cannot store (the rules
+ * for parsed text: schemas/text.ts). One check for every route, run before the route's
  * schema, so no schema has to repeat it.
  */
 import type { MiddlewareHandler } from 'hono';
 import { invalid, type Problem } from '../errors.js';
-import { formatPath } from '../schemas/problems.js';
+import { stringProblems, textProblems } from '../schemas/text.js';
 import type { AppEnv } from './context.js';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const NOT_UTF8 = 'is not valid UTF-8 text: send the text encoded as UTF-8';
-const SURROGATE = 'contains a lone UTF-16 surrogate, which is not text: send well-formed Unicode';
 
 /** Length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlongs, surrogates or code points past U+10FFFF), or 0. */
 function sequenceLength(bytes: Uint8Array, i: number): number {
@@ -43,38 +42,6 @@ export function malformedUtf8Offsets(bytes: Uint8Array): number[] {
   return bad;
 }
 
-type Segment = string | number;
-/** A place in the document as a chain to its parent, so walking deep nesting copies nothing. */
-type Place = { segment: Segment; parent: Place } | null;
-
-const pathOf = (place: Place, last?: Segment): string => {
-  const segments: Segment[] = last === undefined ? [] : [last];
-  for (let p = place; p !== null; p = p.parent) segments.push(p.segment);
-  return formatPath(segments.reverse());
-};
-
-/** Every string (value or key) of a parsed JSON value that `test` picks, as field paths. Iterative: nesting depth cannot overflow the stack. */
-function pathsOfStrings(root: unknown, test: (s: string) => boolean): string[] {
-  const found: string[] = [];
-  const stack: { value: unknown; place: Place }[] = [{ value: root, place: null }];
-  while (stack.length > 0) {
-    const { value, place } = stack.pop()!;
-    if (typeof value === 'string') {
-      if (test(value)) found.push(pathOf(place));
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], place: { segment: i, parent: place } });
-    } else if (value !== null && typeof value === 'object') {
-      const keys = Object.keys(value);
-      for (let k = keys.length - 1; k >= 0; k--) {
-        const key = keys[k]!;
-        if (test(key)) found.push(pathOf(place, key));
-        stack.push({ value: (value as Record<string, unknown>)[key], place: { segment: key, parent: place } });
-      }
-    }
-  }
-  return found;
-}
-
 /**
  * The fields whose text is not UTF-8: each malformed byte is decoded as a character the
  * body does not otherwise contain, so the parsed document shows exactly which strings held one.
@@ -93,7 +60,7 @@ function malformedFields(bytes: Uint8Array, offsets: number[]): string[] {
   }
   text += decoder.decode(bytes.subarray(from));
   try {
-    const paths = pathsOfStrings(JSON.parse(text), (s) => s.includes(marker));
+    const paths = stringProblems(JSON.parse(text), (s) => (s.includes(marker) ? NOT_UTF8 : null)).map((p) => p.path);
     return paths.length > 0 ? paths : ['(body)'];
   } catch {
     return ['(body)']; // bad bytes outside any string: the body is not JSON either
@@ -111,8 +78,7 @@ export function checkJsonText(bytes: Uint8Array): { problems: Problem[]; text: s
   } catch {
     return { problems: [], text }; // malformed JSON: the route's validator answers it, as for any body
   }
-  const problems = pathsOfStrings(parsed, (s) => LONE_SURROGATE.test(s)).map((path) => ({ path, message: SURROGATE }));
-  return { problems, text, parsed };
+  return { problems: textProblems(parsed), text, parsed };
 }
 
 /**

@@ -33,14 +33,22 @@ export function selectedProfile(g: GlobalOptions, env: Env): SelectedProfile {
 
 const pick = <T>(...values: (T | undefined)[]): T | undefined => values.find((v) => v !== undefined && v !== '');
 
+/** A --db value with a scheme (`postgres://...`, `mysql://...`): a URL, never a file path. */
+const isUrlShaped = (location: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+
 export interface StorePath {
   path: string;
   /** The default location ($XDG_DATA_HOME/coursebook/coursebook.db): its folder is created on demand. */
   isDefault: boolean;
 }
 
-/** The local store a command (or serve) uses: --memory, --db, COURSEBOOK_DB, the profile's db, else the default path. */
+/**
+ * The local store a command (or serve) uses: --memory, --db, COURSEBOOK_DB, the profile's db,
+ * else the default path. The path may be a PostgreSQL URL (postgres://USER@HOST:PORT/DB):
+ * src/store/db.ts decides the dialect, so that rule has one home.
+ */
 export function resolveStorePath(g: GlobalOptions, env: Env, profile: Profile = selectedProfile(g, env).profile): StorePath {
+  refuseTwoStores(g);
   if (g.memory) return { path: ':memory:', isDefault: false };
   const chosen = pick(g.db, env.COURSEBOOK_DB, profile.db);
   return chosen === undefined ? { path: defaultStorePath(env), isDefault: true } : { path: chosen, isDefault: false };
@@ -48,15 +56,54 @@ export function resolveStorePath(g: GlobalOptions, env: Env, profile: Profile = 
 
 export type Backend =
   | { kind: 'remote'; baseUrl: string; token?: string; profile?: string }
-  | { kind: 'local'; db: string; isDefault: boolean; memory: boolean; as?: string; profile?: string };
+  | {
+      kind: 'local';
+      /** A file path, ':memory:' or a PostgreSQL URL (which may hold a password: print it through `redact('db', ...)`). */
+      db: string;
+      isDefault: boolean;
+      memory: boolean;
+      as?: string;
+      profile?: string;
+      /** --db-pool: the most PostgreSQL connections this process opens (undefined: the store's default). */
+      pool?: number;
+    };
+
+/** The largest --db-pool accepted: far above any server's max_connections default, low enough to catch a typo. */
+export const MAX_DB_POOL = 1000;
+
+/** --db-pool N: a whole number of connections from 1 to MAX_DB_POOL, or undefined when not given. */
+export function dbPoolSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_DB_POOL)
+    throw new UsageError(`--db-pool must be a whole number of connections from 1 to ${MAX_DB_POOL} (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/**
+ * --db-pool sizes a PostgreSQL connection pool. A SQLite store has one connection per
+ * process, so on SQLite the flag would do nothing: refused rather than silently ignored.
+ */
+export function refusePoolForSqlite(pool: number | undefined, postgres: boolean): void {
+  if (pool !== undefined && !postgres)
+    throw new UsageError('--db-pool sizes the connection pool of a PostgreSQL store (--db postgres://...); a SQLite store has one connection');
+}
+
+function refuseTwoStores(g: GlobalOptions): void {
+  if (!(g.memory && g.db !== undefined)) return;
+  // --memory is always SQLite: said outright when --db names a database server.
+  if (isUrlShaped(g.db)) throw new UsageError('--memory is a throwaway SQLite store and --db names a database server (PostgreSQL): give one, not both');
+  throw new UsageError('--memory and --db both name a local store: give one');
+}
 
 /** Local-only flags next to a remote back end are a usage error, not silently ignored. */
 function refuseMixedFlags(g: GlobalOptions, remote: boolean): void {
-  if (g.memory && g.db !== undefined) throw new UsageError('--memory and --db both name a local store: give one');
+  refuseTwoStores(g);
   if ((g.memory || g.db !== undefined) && g.baseUrl !== undefined)
     throw new UsageError(`${g.memory ? '--memory' : '--db'} selects a local store and --base-url a remote service: give one`);
   if (remote && g.as !== undefined)
     throw new UsageError('--as acts as a user of a local store; against a remote service the token says who you are (drop --as, or use --db)');
+  if (remote && g.dbPool !== undefined) throw new UsageError('--db-pool sizes the connection pool of a local PostgreSQL store; a remote service has its own');
 }
 
 export function resolveBackend(g: GlobalOptions, env: Env): Backend {
@@ -72,14 +119,29 @@ export function resolveBackend(g: GlobalOptions, env: Env): Backend {
   }
   const as = pick(g.as, env.COURSEBOOK_AS, profile.as);
   const store = resolveStorePath(g, env, profile);
-  return { kind: 'local', db: store.path, isDefault: store.isDefault, memory: g.memory === true, ...(as ? { as } : {}), ...named };
+  const pool = dbPoolSize(g.dbPool);
+  return {
+    kind: 'local',
+    db: store.path,
+    isDefault: store.isDefault,
+    memory: g.memory === true,
+    ...(as ? { as } : {}),
+    ...named,
+    ...(pool === undefined ? {} : { pool }),
+  };
 }
 
 /**
- * Before a store file is opened: a new store's folder must exist unless it is the default
- * location (created on demand), and a new store is announced on stderr.
+ * Before a SQLite store file is opened: a new store's folder must exist unless it is the
+ * default location (created on demand), and a new store is announced on stderr. The caller
+ * sends PostgreSQL URLs elsewhere (src/cli/local.ts prepareStore); any other URL is refused
+ * here, since as a file path it would name a folder `mysql:` in the working directory.
  */
 export function prepareStoreFile(store: StorePath, note: (message: string) => void): void {
+  if (isUrlShaped(store.path))
+    throw new UsageError(
+      `--db takes a SQLite file path, :memory: or a PostgreSQL URL (postgres://USER@HOST:PORT/DB); got ${JSON.stringify(redact('db', store.path))}`,
+    );
   if (store.path === ':memory:' || existsSync(store.path)) return;
   const folder = dirname(store.path);
   if (!existsSync(folder)) {
@@ -95,7 +157,7 @@ export function prepareStoreFile(store: StorePath, note: (message: string) => vo
 /** The back end as `whoami` shows it: `local <store path>` or `remote <URL without credentials>`, and the profile. */
 export function describeBackend(backend: Backend | null): { backend: string; profile: string } {
   if (!backend) return { backend: '', profile: '' };
-  const where = backend.kind === 'remote' ? `remote ${redact('baseUrl', backend.baseUrl)}` : `local ${backend.db}`;
+  const where = backend.kind === 'remote' ? `remote ${redact('baseUrl', backend.baseUrl)}` : `local ${redact('db', backend.db)}`;
   return { backend: where, profile: backend.profile ?? '' };
 }
 
@@ -116,18 +178,29 @@ function profileBackend(profile: Profile, name: string, flag: string): Backend {
   throw new UsageError(`profile ${JSON.stringify(name)} (${flag}) has neither a baseUrl nor a db; set one with coursebook config set`);
 }
 
-/** A back end's name in sync marks: the service URL without credentials, query or trailing slash, or `store:` and the file's absolute path. */
+/**
+ * A back end's name in sync marks: the service URL without credentials, query or trailing
+ * slash; `store:` and the file's absolute path; or `store:` and a PostgreSQL URL without
+ * user, password or query (whoever connects, it is the same database).
+ */
 export function backendKey(b: Backend): string {
-  if (b.kind === 'local') return `store:${b.db === ':memory:' ? b.db : resolve(b.db)}`;
+  if (b.kind === 'local') {
+    if (!isUrlShaped(b.db)) return `store:${b.db === ':memory:' ? b.db : resolve(b.db)}`;
+    return `store:${withoutCredentials(b.db, '--db')}`;
+  }
+  return withoutCredentials(b.baseUrl, '--base-url');
+}
+
+function withoutCredentials(location: string, flag: string): string {
   try {
-    const u = new URL(b.baseUrl);
+    const u = new URL(location);
     u.username = '';
     u.password = '';
     u.search = '';
     u.hash = '';
     return u.toString().replace(/\/+$/, '');
   } catch {
-    throw new UsageError(`--base-url is not a URL: ${JSON.stringify(b.baseUrl.replace(/\/\/[^@/]*@/, '//'))}`);
+    throw new UsageError(`${flag} is not a URL: ${JSON.stringify(location.replace(/\/\/[^@/]*@/, '//'))}`);
   }
 }
 
@@ -154,7 +227,15 @@ export function resolveSyncEnds(g: GlobalOptions, env: Env, remoteProfile: strin
     there = token === undefined ? { kind: 'remote', baseUrl } : { kind: 'remote', baseUrl, token };
     const as = pick(g.as, env.COURSEBOOK_AS, profile.as);
     const store = resolveStorePath(g, env, profile);
-    here = { kind: 'local', db: store.path, isDefault: store.isDefault, memory: g.memory === true, ...(as ? { as } : {}) };
+    const pool = dbPoolSize(g.dbPool);
+    here = {
+      kind: 'local',
+      db: store.path,
+      isDefault: store.isDefault,
+      memory: g.memory === true,
+      ...(as ? { as } : {}),
+      ...(pool === undefined ? {} : { pool }),
+    };
   }
   const remote = backendKey(there);
   if (here.kind === there.kind && backendKey(here) === remote) throw new UsageError(`the remote (${remote}) is the copy this command works from`);

@@ -90,6 +90,8 @@ export interface CommandContext {
 /** The options every command inherits from `coursebook`. */
 export interface GlobalOptions {
   db?: string;
+  /** --db-pool N as typed (checked by backend.ts dbPoolSize). */
+  dbPool?: string;
   memory?: boolean;
   baseUrl?: string;
   token?: string;

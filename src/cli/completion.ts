@@ -109,7 +109,7 @@ async function localCourseIds(globals: GlobalOptions, io: Io): Promise<Candidate
   const backend = resolveBackend(globals, io.env);
   if (backend.kind !== 'local' || backend.memory || !existsSync(backend.db)) return [];
   const { openLocalClient } = await import('./local.js');
-  const local = openLocalClient({
+  const local = await openLocalClient({
     db: backend.db,
     isDefault: backend.isDefault,
     as: backend.as,

@@ -51,9 +51,13 @@ export function writeConfig(path: string, config: ConfigFile): void {
   renameSync(tmp, path);
 }
 
-/** A token or URL credentials, made safe to print. */
+/**
+ * A token or URL credentials, made safe to print. A store (`db`) that is a URL keeps its user
+ * name, which says who connects, and loses its password.
+ */
 export function redact(key: string, value: string): string {
   if (key === 'token') return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+  if (key === 'db') return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? withoutPassword(value) : value;
   if (key === 'baseUrl') {
     try {
       const u = new URL(value);
@@ -67,4 +71,17 @@ export function redact(key: string, value: string): string {
     }
   }
   return value;
+}
+
+/** A URL without its password (user part or `?password=`); one that cannot be parsed loses everything between `//` and `@`. */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password && !u.searchParams.has('password')) return url;
+    u.password = '';
+    u.searchParams.delete('password');
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//');
+  }
 }

@@ -3,7 +3,12 @@ import { parentOptions } from './parents.js';
 
 /** The options every command inherits from `coursebook` (shown in each command's help). */
 export const GLOBAL_OPTIONS: OptionDef[] = [
-  { flags: '--db <path>', description: 'local store file (env COURSEBOOK_DB; default $XDG_DATA_HOME/coursebook/coursebook.db)' },
+  {
+    flags: '--db <path>',
+    description:
+      'local store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST:PORT/DB (env COURSEBOOK_DB; default $XDG_DATA_HOME/coursebook/coursebook.db)',
+  },
+  { flags: '--db-pool <n>', description: 'PostgreSQL store only: the most connections this process opens (default 10)' },
   { flags: '--memory', description: 'use a throwaway in-memory store' },
   { flags: '--base-url <url>', description: 'remote service URL (env COURSEBOOK_BASE_URL)' },
   { flags: '--token <token>', description: 'bearer token for the remote service (env COURSEBOOK_TOKEN)' },

@@ -25,10 +25,11 @@ async function openBackend(backend: Backend, io: Io, persistActor: boolean, clea
   const note = (message: string) => void io.stderr.write(`${message}\n`);
   if (backend.kind === 'remote') return remoteClient(backend.baseUrl, backend.token, { sleep: io.sleep, note, now: () => io.clock.now() });
   const { openLocalClient } = await import('./local.js');
-  const local = openLocalClient({
+  const local = await openLocalClient({
     db: backend.db,
     isDefault: backend.isDefault,
     as: backend.as,
+    pool: backend.pool,
     persistActor,
     clock: io.clock,
     ids: io.ids(),

@@ -1,4 +1,4 @@
-import { prepareStoreFile, resolveStorePath } from '../cli/backend.js';
+import { dbPoolSize, resolveStorePath } from '../cli/backend.js';
 import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 import { fileError } from '../cli/error-text.js';
 import { AppError } from '../errors.js';
@@ -61,7 +61,7 @@ export const serveCommands = defineCommands([
       { flags: '--port <port>', description: 'port (0 picks a free one)', default: '8080' },
       { flags: '--port-file <file>', description: 'write the chosen port to this file' },
       { flags: '--now <iso>', description: 'fixed service clock (RFC 3339)' },
-      { flags: '--deterministic', description: 'fixed clock (--now, or 2026-01-01T00:00:00Z) and sequential ids' },
+      { flags: '--deterministic', description: 'fixed clock (--now, or 2026-01-01T00:00:00Z) and sequential ids (SQLite stores only)' },
       { flags: '--allow-admin', description: 'enable the fixture control routes (/api/v1/_admin/...: journal, faults, clock) and POST /api/v1/_reset' },
       { flags: '--allow-reset', description: 'enable POST /api/v1/_reset (admin credential); --allow-admin enables it too' },
       { flags: '--journal-size <n>', description: 'requests the journal keeps (with --allow-admin)', default: String(DEFAULT_JOURNAL_SIZE) },
@@ -110,7 +110,13 @@ export const serveCommands = defineCommands([
       if (opts.reseed === true && opts.seed === undefined) throw new UsageError('--reseed needs --seed FILE');
       // The same store selection as every local command: flags, env, then the profile.
       const store = resolveStorePath(ctx.globals, ctx.env);
-      prepareStoreFile(store, ctx.note);
+      const dbPool = dbPoolSize(ctx.globals.dbPool);
+      const { prepareStore } = await import('../cli/local.js');
+      const { postgres } = prepareStore(store, dbPool, ctx.note);
+      if (postgres && opts.deterministic === true)
+        throw new UsageError(
+          '--deterministic needs a SQLite store (a file or --memory): its sequential ids belong to one process, and a PostgreSQL database is shared by every instance on it (--now fixes the clock alone)',
+        );
       const db = store.path;
 
       const { startServer } = await import('../serve/server.js');
@@ -137,6 +143,7 @@ export const serveCommands = defineCommands([
       try {
         server = await startServer({
           db,
+          dbPool,
           seed,
           reseed: opts.reseed === true,
           host: String(opts.host),

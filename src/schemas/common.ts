@@ -1,8 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { NUL_MESSAGE, withoutNul } from './text.js';
 
 export const MAX_INT = 9007199254740991;
 
-export const Id = z.string().min(1).max(200);
+/**
+ * Record ids, in bodies, paths and queries alike. Paths and queries are not JSON bodies, so
+ * json-text's check never sees them: an id there holding U+0000 is refused here, the same on
+ * both stores (PostgreSQL could not even look it up).
+ */
+export const Id = z.string().min(1).max(200).refine(withoutNul, NUL_MESSAGE);
 // Field pieces shared by every document that carries them (API bodies, course files,
 // datasets, templates), so a limit is written once.
 export const Title = z.string().min(1).max(200);

@@ -6,6 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import { Id, MAX_INT, Timestamp } from './common.js';
 import { CourseFile } from './course-file.js';
+import { NUL_MESSAGE, withoutNul } from './text.js';
 
 export const ContentRevision = z
   .number()
@@ -61,8 +62,11 @@ export const ContentWriteResult = z
   })
   .openapi('ContentWriteResult');
 
-/** Where a copy of a course lives: a service's base URL, or `store:` and a store file's path. */
-export const RemoteKey = z.string().min(1).max(2048);
+/**
+ * Where a copy of a course lives: a service's base URL, or `store:` and a store file's path.
+ * Sent as a query parameter too, which json-text's body check never sees: U+0000 is refused here.
+ */
+export const RemoteKey = z.string().min(1).max(2048).refine(withoutNul, NUL_MESSAGE);
 
 export const SyncMark = z
   .object({

@@ -26,7 +26,10 @@ import { workerGrader } from './grading-pool.js';
 export interface ServeOptions {
   /** Runs grade computations; startServer gives a pool of worker threads. */
   grader?: Grader | undefined;
-  db: string; // a path or ':memory:'
+  /** A SQLite file path, ':memory:' or a PostgreSQL URL (which may hold a password: print `store.path`, never this). */
+  db: string;
+  /** PostgreSQL only: the most connections this process opens (--db-pool; the store's default when undefined). */
+  dbPool?: number | undefined;
   /** The seed dataset's file name (for messages) and text, read by the caller. */
   seed?: { name: string; text: string } | undefined;
   /** Load the seed over a store that already holds data (replace semantics). */
@@ -146,7 +149,7 @@ function generatedAdminSeed(token: string): DatasetInput {
  * The whole service without a socket: store, seed, clock, ids, fixture tools and the app.
  * startServer puts it on a port; tests may call it directly and use `app.request`.
  */
-export function buildService(o: ServeOptions): BuiltService {
+export async function buildService(o: ServeOptions): Promise<BuiltService> {
   // Everything that can be refused before the store is opened is checked first.
   const rate = rateLimitFor(o);
   const authFailures = parseRateLimit(o.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT, undefined, '--auth-failure-limit');
@@ -159,32 +162,49 @@ export function buildService(o: ServeOptions): BuiltService {
     adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
     seed = generatedAdminSeed(adminToken);
   }
-  const store = openStore(o.db);
+  const store = await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool });
 
   const clock = controllableClock(o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null), wallMs);
   // Sequential ids skip every id and token secret the store already holds (the seed's).
-  const makeIds = (): Ids => (o.deterministic ? sequentialIds(storeTakenCheck(store)) : randomIds());
-  // Reset swaps the id source for a fresh one; the app reads it through this holder.
-  let ids = makeIds();
+  const makeIds = async (): Promise<Ids> => (o.deterministic ? sequentialIds(await storeTakenCheck(store)) : randomIds());
+  // Reset swaps the id source for a fresh one; the app reads it through this holder. Made
+  // once the seed is in, so that it skips the seed's ids.
+  let ids: Ids = randomIds();
   try {
     // A seed goes into an empty store only: restarting the same command after a crash must
     // not undo acknowledged work. --reseed replaces, said out loud; even then the import
     // keeps revoked tokens revoked and never appends history again (importDataset).
+    // "Empty?" and the import are one transaction: instances started together on one empty
+    // PostgreSQL database load the seed once (the others' transactions are run again, find
+    // it loaded and skip it), as processes sharing a new SQLite file queue on its lock.
     if (seed !== null) {
       const seedName = o.seed?.name ?? 'the generated admin';
-      if (isStoreEmpty(store)) importDataset(store, clock, seed, { replace: false });
-      else if (o.reseed) {
-        note('reseed', `--reseed: replacing records of ${o.db} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
-          db: o.db,
+      const outcome = await store.tx(async () => {
+        if (await isStoreEmpty(store)) {
+          await importDataset(store, clock, seed, { replace: false });
+          return 'loaded';
+        }
+        if (!o.reseed) return 'skipped';
+        await importDataset(store, clock, seed, { replace: true });
+        return 'replaced';
+      });
+      // Said once the outcome is known: a transaction run again must not say it twice.
+      if (outcome === 'replaced')
+        note('reseed', `--reseed: replacing records of ${store.path} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
+          db: store.path,
           seed: seedName,
         });
-        importDataset(store, clock, seed, { replace: true });
-      } else note('seed-skipped', `${o.db} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, { db: o.db, seed: seedName });
+      else if (outcome === 'skipped')
+        note('seed-skipped', `${store.path} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, {
+          db: store.path,
+          seed: seedName,
+        });
     }
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
+  ids = await makeIds();
 
   const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
   const fixture: FixtureTools = {
@@ -212,15 +232,15 @@ export function buildService(o: ServeOptions): BuiltService {
     // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
     // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
     // The seed is restored exactly, except that a revocation is never undone.
-    reset: () => {
+    reset: async () => {
       clock.restore();
       control?.faults.clear();
-      store.tx(() => {
-        const revoked = revokedTokens(store);
-        wipeStore(store);
-        ids = makeIds();
-        if (seed !== null) importDataset(store, clock, seed, { replace: false });
-        keepRevoked(store, revoked);
+      await store.tx(async () => {
+        const revoked = await revokedTokens(store);
+        await wipeStore(store);
+        if (seed !== null) await importDataset(store, clock, seed, { replace: false });
+        await keepRevoked(store, revoked);
+        ids = await makeIds();
       });
     },
   };
@@ -232,7 +252,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const grader = workerGrader();
   let built: BuiltService;
   try {
-    built = buildService({ ...o, grader });
+    built = await buildService({ ...o, grader });
   } catch (err) {
     await grader.close();
     throw err;
@@ -258,7 +278,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       s.once('error', reject);
     });
   } catch (err) {
-    store.close();
+    await store.close();
     await grader.close();
     throw err;
   }
@@ -295,7 +315,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     } catch (err) {
       // Not listening with nobody told where: stop, and let the caller name the file.
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      store.close();
+      await store.close();
       await grader.close();
       throw Object.assign(new Error(`cannot write the port file ${o.portFile}`), { portFileError: err });
     }
@@ -331,7 +351,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections();
         await closed;
-        store.close();
+        await store.close();
         await grader.close();
         const seconds = Math.round((Date.now() - started) / 100) / 10;
         note(

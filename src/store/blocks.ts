@@ -13,15 +13,15 @@ const parentId = (parent: BlockParent) => ('lessonId' in parent ? parent.lessonI
 /** A block with where it sits: the lesson's, or the assignment's (instructions). */
 export type BlockRow = BlockRecord;
 
-export function getBlock(store: Store, id: string): BlockRow | null {
-  const row = store.stmt('SELECT * FROM blocks WHERE id = ?').get(id) as Row | undefined;
+export async function getBlock(store: Store, id: string): Promise<BlockRow | null> {
+  const row = (await store.get('SELECT * FROM blocks WHERE id = ?', id)) as Row | undefined;
   return row ? BLOCKS.fromRow(row) : null;
 }
 
-export function listBlocks(store: Store, parent: BlockParent): StoredBlockValue[] {
+export async function listBlocks(store: Store, parent: BlockParent): Promise<StoredBlockValue[]> {
   const sql =
     'lessonId' in parent ? 'SELECT * FROM blocks WHERE lesson_id = ? ORDER BY position' : 'SELECT * FROM blocks WHERE assignment_id = ? ORDER BY position';
-  return (store.stmt(sql).all(parentId(parent)) as Row[]).map((r) => blockView(BLOCKS.fromRow(r)));
+  return ((await store.all(sql, parentId(parent))) as Row[]).map((r) => blockView(BLOCKS.fromRow(r)));
 }
 
 /** What a block is apart from where it sits: its content and review state. */
@@ -34,8 +34,8 @@ export interface BlockBody {
   updatedAt: string;
 }
 
-export function insertBlock(store: Store, parent: BlockParent, block: BlockBody & { id: string }, position?: number): StoredBlockValue {
-  const pos = openSlot(store, seqOf(parent), parentId(parent), position);
+export async function insertBlock(store: Store, parent: BlockParent, block: BlockBody & { id: string }, position?: number): Promise<StoredBlockValue> {
+  const pos = await openSlot(store, seqOf(parent), parentId(parent), position);
   const { content, ...meta } = block;
   const record: BlockRecord = {
     ...meta,
@@ -44,40 +44,40 @@ export function insertBlock(store: Store, parent: BlockParent, block: BlockBody 
     position: pos,
     ...content,
   };
-  insertRecord(store, BLOCKS, record);
-  return blockView(getBlock(store, block.id)!);
+  await insertRecord(store, BLOCKS, record);
+  return blockView((await getBlock(store, block.id))!);
 }
 
 /** Write a block's content and review state as given (position and parent unchanged). */
-export function writeBlock(store: Store, id: string, b: BlockBody): void {
-  const before = getBlock(store, id)!;
+export async function writeBlock(store: Store, id: string, b: BlockBody): Promise<void> {
+  const before = (await getBlock(store, id))!;
   const { content, ...meta } = b;
-  updateRecord(store, BLOCKS, { ...meta, id, lessonId: before.lessonId, assignmentId: before.assignmentId, position: before.position, ...content });
+  await updateRecord(store, BLOCKS, { ...meta, id, lessonId: before.lessonId, assignmentId: before.assignmentId, position: before.position, ...content });
 }
 
-export function setBlockPosition(store: Store, id: string, position: number): void {
-  store.stmt('UPDATE blocks SET position = ? WHERE id = ?').run(position, id);
+export async function setBlockPosition(store: Store, id: string, position: number): Promise<void> {
+  await store.run('UPDATE blocks SET position = ? WHERE id = ?', position, id);
 }
 
-export function moveBlock(store: Store, block: BlockRow, to: number): void {
+export async function moveBlock(store: Store, block: BlockRow, to: number): Promise<void> {
   const parent: BlockParent = block.lessonId ? { lessonId: block.lessonId } : { assignmentId: block.assignmentId! };
-  moveTo(store, seqOf(parent), parentId(parent), block.id, block.position, to);
+  await moveTo(store, seqOf(parent), parentId(parent), block.id, block.position, to);
 }
 
 /** Move a lesson block into another lesson at `to` (0..n): the new siblings make room, the old ones close the gap (#14). */
-export function moveBlockToLesson(store: Store, block: BlockRow & { lessonId: string }, lessonId: string, to: number): void {
-  const position = openSlot(store, { table: 'blocks', parent: 'lesson_id' }, lessonId, to);
-  store.stmt('UPDATE blocks SET lesson_id = ?, position = ? WHERE id = ?').run(lessonId, position, block.id);
-  closeGap(store, { table: 'blocks', parent: 'lesson_id' }, block.lessonId, block.position);
+export async function moveBlockToLesson(store: Store, block: BlockRow & { lessonId: string }, lessonId: string, to: number): Promise<void> {
+  const position = await openSlot(store, { table: 'blocks', parent: 'lesson_id' }, lessonId, to);
+  await store.run('UPDATE blocks SET lesson_id = ?, position = ? WHERE id = ?', lessonId, position, block.id);
+  await closeGap(store, { table: 'blocks', parent: 'lesson_id' }, block.lessonId, block.position);
 }
 
-export function deleteBlock(store: Store, block: BlockRow): void {
+export async function deleteBlock(store: Store, block: BlockRow): Promise<void> {
   const parent: BlockParent = block.lessonId ? { lessonId: block.lessonId } : { assignmentId: block.assignmentId! };
-  store.stmt('DELETE FROM blocks WHERE id = ?').run(block.id);
-  closeGap(store, seqOf(parent), parentId(parent), block.position);
+  await store.run('DELETE FROM blocks WHERE id = ?', block.id);
+  await closeGap(store, seqOf(parent), parentId(parent), block.position);
 }
 
 /** Delete instruction blocks not in `keep`, without touching the kept ones' positions. */
-export function deleteInstructionBlocksExcept(store: Store, assignmentId: string, keep: Set<string>): void {
-  for (const b of listBlocks(store, { assignmentId })) if (!keep.has(b.id)) store.stmt('DELETE FROM blocks WHERE id = ?').run(b.id);
+export async function deleteInstructionBlocksExcept(store: Store, assignmentId: string, keep: Set<string>): Promise<void> {
+  for (const b of await listBlocks(store, { assignmentId })) if (!keep.has(b.id)) await store.run('DELETE FROM blocks WHERE id = ?', b.id);
 }

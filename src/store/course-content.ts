@@ -16,6 +16,7 @@ import { setupProblems } from '../domain/grading/setup-soundness.js';
 import { AppError, invalid, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
+import { eachInOrder } from '../runtime/in-order.js';
 import type { AssignmentRowValue, LessonValue, ModuleValue } from '../schemas/content.js';
 import type { ContentWriteResultValue, ContentWriteValue } from '../schemas/course-content.js';
 import type { CourseFileValue } from '../schemas/course-file.js';
@@ -28,33 +29,15 @@ import { assertCoursePublishable } from './readiness.js';
 import { ASSIGNMENTS, BLOCKS, type BlockRecord, insertRecord, LESSONS, MODULES, type Row, type Table, updateRecord } from './tables.js';
 
 /** The course's content revision, or null when there is no such course. */
-export function contentRevision(store: Store, courseId: string): number | null {
-  const row = store.stmt('SELECT content_revision AS r FROM courses WHERE id = ?').get(courseId) as { r: number } | undefined;
+export async function contentRevision(store: Store, courseId: string): Promise<number | null> {
+  const row = (await store.get('SELECT content_revision AS r FROM courses WHERE id = ?', courseId)) as { r: number } | undefined;
   return row ? row.r : null;
 }
 
 /** GET .../content: the course file with every id, and its revision. */
-export function readCourseContent(store: Store, courseId: string) {
-  const file = readCourseFile(store, courseId);
-  return { ...file, contentRevision: contentRevision(store, courseId)! };
-}
-
-const ROLLBACK = Symbol('dry run');
-
-/** Run `fn` in a transaction (a savepoint when nested) and roll it back: a dry run meets every check the write would. */
-function rehearse<T>(store: Store, fn: () => T): T {
-  let result: T | undefined;
-  const run = store.db.transaction(() => {
-    result = fn();
-    throw ROLLBACK;
-  });
-  try {
-    if (store.db.inTransaction) run();
-    else run.immediate();
-  } catch (err) {
-    if (err !== ROLLBACK) throw err;
-  }
-  return result!;
+export async function readCourseContent(store: Store, courseId: string) {
+  const file = await readCourseFile(store, courseId);
+  return { ...file, contentRevision: (await contentRevision(store, courseId))! };
 }
 
 function checkExpectedRevision(courseId: string, current: number | null, expected: number | null | undefined): void {
@@ -83,72 +66,73 @@ function checkExpectedRevision(courseId: string, current: number | null, expecte
  * PUT .../content: make the stored course equal to the file (or, for a dry run, say how).
  * A course that does not exist is created with the file's ids.
  */
-export function writeCourseContent(
+export async function writeCourseContent(
   store: Store,
   at: { clock: Clock; ids: Ids },
   courseId: string,
   input: ContentWriteValue,
   actorId: string,
-): ContentWriteResultValue {
+): Promise<ContentWriteResultValue> {
   const { expectedRevision, dryRun, ...fields } = input;
   const file: CourseFileValue = { ...fields, course: { ...fields.course, id: courseId } };
   const problems = contentFileProblems(fields, courseId);
   if (problems.length > 0) throw invalid(problems, `The course file has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.`);
   const write = () =>
-    store.tx(() => {
-      const previous = contentRevision(store, courseId);
+    store.tx(async () => {
+      const previous = await contentRevision(store, courseId);
       checkExpectedRevision(courseId, previous, expectedRevision);
-      const current = previous === null ? null : (readCourseFile(store, courseId) as CourseFileValue);
+      const current = previous === null ? null : ((await readCourseFile(store, courseId)) as CourseFileValue);
       const plan = planContent(current, file);
       const changes = planSize(plan);
       if (changes > 0) {
-        assertIdsFree(store, courseId, file);
-        assertCategoriesKnown(store, courseId, file);
-        if (current === null) importCourseFile(store, at, file, actorId);
-        else applyToCourse(store, at.clock.now(), courseId, current, file, plan.gradebookSetup.changed.length > 0, actorId);
+        await assertIdsFree(store, courseId, file);
+        await assertCategoriesKnown(store, courseId, file);
+        if (current === null) await importCourseFile(store, at, file, actorId);
+        else await applyToCourse(store, at.clock.now(), courseId, current, file, plan.gradebookSetup.changed.length > 0, actorId);
       }
-      return { courseId, dryRun, created: current === null, previousRevision: previous, revision: contentRevision(store, courseId), changes, plan };
+      return { courseId, dryRun, created: current === null, previousRevision: previous, revision: await contentRevision(store, courseId), changes, plan };
     });
   if (!dryRun) return write();
-  const rehearsed = rehearse(store, write);
+  const rehearsed = await store.rehearse(write);
   return { ...rehearsed, revision: rehearsed.previousRevision };
 }
 
 // --- checks ------------------------------------------------------------------------------
 
 /** Every id the file gives is free or already this course's (ids are unique across the store). */
-function assertIdsFree(store: Store, courseId: string, file: CourseFileValue): void {
+async function assertIdsFree(store: Store, courseId: string, file: CourseFileValue): Promise<void> {
   const owner = {
-    module: store.stmt('SELECT course_id AS c FROM modules WHERE id = ?'),
-    lesson: store.stmt('SELECT course_id AS c FROM lessons WHERE id = ?'),
-    assignment: store.stmt('SELECT course_id AS c FROM assignments WHERE id = ?'),
-    block: store.stmt(
+    module: 'SELECT course_id AS c FROM modules WHERE id = ?',
+    lesson: 'SELECT course_id AS c FROM lessons WHERE id = ?',
+    assignment: 'SELECT course_id AS c FROM assignments WHERE id = ?',
+    block:
       'SELECT COALESCE(l.course_id, a.course_id) AS c FROM blocks b LEFT JOIN lessons l ON l.id = b.lesson_id LEFT JOIN assignments a ON a.id = b.assignment_id WHERE b.id = ?',
-    ),
   };
-  const taken: Problem[] = [];
-  const check = (kind: keyof typeof owner, id: string | undefined, path: string) => {
-    const row = owner[kind].get(id) as { c: string } | undefined;
-    if (row && row.c !== courseId) taken.push({ path: `${path}.id`, message: `${JSON.stringify(id)} is already the id of a ${kind} of another course` });
-  };
+  const wanted: { kind: keyof typeof owner; id: string | undefined; path: string }[] = [];
   file.modules.forEach((m, mi) => {
-    check('module', m.id, `modules[${mi}]`);
+    wanted.push({ kind: 'module', id: m.id, path: `modules[${mi}]` });
     m.lessons.forEach((l, li) => {
-      check('lesson', l.id, `modules[${mi}].lessons[${li}]`);
-      l.blocks.forEach((b, bi) => check('block', b.id, `modules[${mi}].lessons[${li}].blocks[${bi}]`));
+      wanted.push({ kind: 'lesson', id: l.id, path: `modules[${mi}].lessons[${li}]` });
+      l.blocks.forEach((b, bi) => wanted.push({ kind: 'block', id: b.id, path: `modules[${mi}].lessons[${li}].blocks[${bi}]` }));
     });
     m.assignments.forEach((a, ai) => {
-      check('assignment', a.id, `modules[${mi}].assignments[${ai}]`);
-      a.instructions.forEach((b, bi) => check('block', b.id, `modules[${mi}].assignments[${ai}].instructions[${bi}]`));
+      wanted.push({ kind: 'assignment', id: a.id, path: `modules[${mi}].assignments[${ai}]` });
+      a.instructions.forEach((b, bi) => wanted.push({ kind: 'block', id: b.id, path: `modules[${mi}].assignments[${ai}].instructions[${bi}]` }));
     });
   });
+  const taken: Problem[] = [];
+  for (const { kind, id, path } of wanted) {
+    if (id === undefined) continue;
+    const row = await store.get<{ c: string }>(owner[kind], id);
+    if (row && row.c !== courseId) taken.push({ path: `${path}.id`, message: `${JSON.stringify(id)} is already the id of a ${kind} of another course` });
+  }
   if (taken.length > 0)
     throw new AppError('conflict', `${taken.length} id${taken.length === 1 ? ' is' : 's are'} used by another course; nothing was written.`, taken);
 }
 
 /** Assignments name categories of the file's setup (or, without one, the stored setup). */
-function assertCategoriesKnown(store: Store, courseId: string, file: CourseFileValue): void {
-  const categories = file.gradebookSetup?.categories ?? getGradebookSetup(store, courseId)?.categories ?? [];
+async function assertCategoriesKnown(store: Store, courseId: string, file: CourseFileValue): Promise<void> {
+  const categories = file.gradebookSetup?.categories ?? (await getGradebookSetup(store, courseId))?.categories ?? [];
   const problems = file.modules.flatMap((m, mi) =>
     m.assignments.flatMap((a, ai) => categoryProblems(categories, a.categoryId, `modules[${mi}].assignments[${ai}].categoryId`)),
   );
@@ -158,16 +142,16 @@ function assertCategoriesKnown(store: Store, courseId: string, file: CourseFileV
 // --- applying ----------------------------------------------------------------------------
 
 /** Write `value` when it differs from what the table holds under its key (or is new). */
-function put<V>(table: Table<V>, store: Store, stored: V | undefined, value: V): void {
-  if (stored === undefined) insertRecord(store, table, value);
+async function put<V>(table: Table<V>, store: Store, stored: V | undefined, value: V): Promise<void> {
+  if (stored === undefined) await insertRecord(store, table, value);
   // Compared as values (key order aside), so a row written in another key order is not a change.
-  else if (canonical(stored) !== canonical(value)) updateRecord(store, table, value);
+  else if (canonical(stored) !== canonical(value)) await updateRecord(store, table, value);
 }
 
-const rowsOf = <V>(store: Store, table: Table<V>, sql: string, ...params: string[]): Map<string, V> =>
-  new Map((store.stmt(sql).all(...params) as Row[]).map((r) => [String(r.id), table.fromRow(r)]));
+const rowsOf = async <V>(store: Store, table: Table<V>, sql: string, ...params: string[]): Promise<Map<string, V>> =>
+  new Map(((await store.all(sql, ...params)) as Row[]).map((r) => [String(r.id), table.fromRow(r)]));
 
-function applyToCourse(
+async function applyToCourse(
   store: Store,
   now: string,
   courseId: string,
@@ -175,21 +159,21 @@ function applyToCourse(
   file: CourseFileValue,
   setupChanged: boolean,
   actorId: string,
-): void {
+): Promise<void> {
   // Student work first: nothing is written when an assignment with submissions would go.
   const placement = new Map<string, AssignmentStanding>();
   for (const m of file.modules)
     for (const a of m.assignments)
       placement.set(a.id!, { id: a.id!, title: a.title, moduleId: m.id!, published: a.status === 'published', modulePublished: m.status === 'published' });
-  assertStudentWorkKept(store, courseId, () => placement);
+  await assertStudentWorkKept(store, courseId, () => placement);
 
-  const course = getCourse(store, courseId)!;
+  const course = (await getCourse(store, courseId))!;
   const courseFields = Object.fromEntries(COURSE_FIELDS.map((k) => [k, file.course[k]]));
   if (canonical(courseFields) !== canonical(Object.fromEntries(COURSE_FIELDS.map((k) => [k, current.course[k]]))))
-    changeCourse(store, course, { ...course, ...courseFields, updatedAt: now });
+    await changeCourse(store, course, { ...course, ...courseFields, updatedAt: now });
 
   if (setupChanged && file.gradebookSetup) {
-    const stored = getGradebookSetup(store, courseId)!;
+    const stored = (await getGradebookSetup(store, courseId))!;
     const setup = {
       ...file.gradebookSetup,
       courseId,
@@ -200,14 +184,14 @@ function applyToCourse(
     };
     const problems = setupProblems(setup, courseId).map((p) => ({ ...p, path: `gradebookSetup.${p.path}` }));
     if (problems.length > 0) throw invalid(problems);
-    putGradebookSetup(store, setup);
+    await putGradebookSetup(store, setup);
   }
 
-  const firstCategory = firstCategoryId(getGradebookSetup(store, courseId)?.categories ?? []);
-  const modules = rowsOf(store, MODULES, 'SELECT * FROM modules WHERE course_id = ?', courseId);
-  const lessons = rowsOf(store, LESSONS, 'SELECT * FROM lessons WHERE course_id = ?', courseId);
-  const assignments = rowsOf(store, ASSIGNMENTS, 'SELECT * FROM assignments WHERE course_id = ?', courseId);
-  const blocks = rowsOf(
+  const firstCategory = firstCategoryId((await getGradebookSetup(store, courseId))?.categories ?? []);
+  const modules = await rowsOf(store, MODULES, 'SELECT * FROM modules WHERE course_id = ?', courseId);
+  const lessons = await rowsOf(store, LESSONS, 'SELECT * FROM lessons WHERE course_id = ?', courseId);
+  const assignments = await rowsOf(store, ASSIGNMENTS, 'SELECT * FROM assignments WHERE course_id = ?', courseId);
+  const blocks = await rowsOf(
     store,
     BLOCKS,
     `SELECT b.* FROM blocks b LEFT JOIN lessons l ON l.id = b.lesson_id LEFT JOIN assignments a ON a.id = b.assignment_id
@@ -217,25 +201,25 @@ function applyToCourse(
   );
   const keep = { modules: new Set<string>(), lessons: new Set<string>(), assignments: new Set<string>(), blocks: new Set<string>() };
 
-  const putBlock = (b: Record<string, unknown> & { id?: string }, where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>) => {
+  const putBlock = async (b: Record<string, unknown> & { id?: string }, where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>) => {
     const id = b.id!;
     keep.blocks.add(id);
     const stored = blocks.get(id);
     const body = comparableBlock(b);
     const sameBody = stored !== undefined && canonical(comparableBlock(blockBody(stored))) === canonical(body);
     const record = { ...body, id, ...where, updatedAt: sameBody ? stored.updatedAt : now } as BlockRecord;
-    put(BLOCKS, store, stored, record);
+    await put(BLOCKS, store, stored, record);
   };
 
   // Parents before children (new modules before their lessons), deletions last, so each
   // kept item is in its new place before anything it used to sit in is deleted.
-  file.modules.forEach((m, position) => {
+  await eachInOrder(file.modules, async (m, position) => {
     const record: ModuleValue = { id: m.id!, courseId, title: m.title, objective: m.objective, position, status: m.status };
     keep.modules.add(record.id);
-    put(MODULES, store, modules.get(record.id), record);
+    await put(MODULES, store, modules.get(record.id), record);
   });
-  file.modules.forEach((m) => {
-    m.lessons.forEach((l, position) => {
+  await eachInOrder(file.modules, async (m) => {
+    await eachInOrder(m.lessons, async (l, position) => {
       const record: LessonValue = {
         id: l.id!,
         moduleId: m.id!,
@@ -247,9 +231,9 @@ function applyToCourse(
         publishedAt: l.publishedAt,
       };
       keep.lessons.add(record.id);
-      put(LESSONS, store, lessons.get(record.id), record);
+      await put(LESSONS, store, lessons.get(record.id), record);
     });
-    m.assignments.forEach((a, position) => {
+    await eachInOrder(m.assignments, async (a, position) => {
       const { instructions: _i, id, categoryId, ...rest } = a;
       // Without a categoryId an assignment goes into the setup's first category, as on every creation path.
       const record: AssignmentRowValue = {
@@ -261,20 +245,20 @@ function applyToCourse(
         position,
       };
       keep.assignments.add(record.id);
-      put(ASSIGNMENTS, store, assignments.get(record.id), record);
+      await put(ASSIGNMENTS, store, assignments.get(record.id), record);
     });
   });
   file.modules.forEach((m) => {
     for (const l of m.lessons) l.blocks.forEach((b, position) => putBlock(b, { lessonId: l.id!, assignmentId: null, position }));
     for (const a of m.assignments) a.instructions.forEach((b, position) => putBlock(b, { lessonId: null, assignmentId: a.id!, position }));
   });
-  for (const id of blocks.keys()) if (!keep.blocks.has(id)) store.stmt('DELETE FROM blocks WHERE id = ?').run(id);
-  for (const id of assignments.keys()) if (!keep.assignments.has(id)) store.stmt('DELETE FROM assignments WHERE id = ?').run(id);
-  for (const id of lessons.keys()) if (!keep.lessons.has(id)) store.stmt('DELETE FROM lessons WHERE id = ?').run(id);
-  for (const id of modules.keys()) if (!keep.modules.has(id)) store.stmt('DELETE FROM modules WHERE id = ?').run(id);
+  for (const id of blocks.keys()) if (!keep.blocks.has(id)) await store.run('DELETE FROM blocks WHERE id = ?', id);
+  for (const id of assignments.keys()) if (!keep.assignments.has(id)) await store.run('DELETE FROM assignments WHERE id = ?', id);
+  for (const id of lessons.keys()) if (!keep.lessons.has(id)) await store.run('DELETE FROM lessons WHERE id = ?', id);
+  for (const id of modules.keys()) if (!keep.modules.has(id)) await store.run('DELETE FROM modules WHERE id = ?', id);
 
   // The publish gate: a write that publishes the course must pass it, as POST .../publish does.
-  if (file.course.status === 'published' && current.course.status !== 'published') assertCoursePublishable(store, courseId, now);
+  if (file.course.status === 'published' && current.course.status !== 'published') await assertCoursePublishable(store, courseId, now);
 }
 
 /** What a course file says of a stored block: content and review state, without where it sits or when it changed. */

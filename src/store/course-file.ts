@@ -8,6 +8,7 @@ import { courseFileToDataset } from '../domain/content/course-file.js';
 import { AppError, notFound } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
+import { mapInOrder } from '../runtime/in-order.js';
 import type { StoredBlockValue } from '../schemas/content.js';
 import type { CourseFileValue } from '../schemas/course-file.js';
 import { listAssignmentsOfModule } from './assignments.js';
@@ -39,10 +40,10 @@ function fileBlock(b: StoredBlockValue): Record<string, unknown> {
 export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, file: CourseFileValue, actorId: string, options: { asNew?: boolean } = {}) {
   const dataset = courseFileToDataset(file, at.ids);
   const courseId = dataset.courses[0].id;
-  return store.tx(() => {
-    if (file.course.id === undefined && !options.asNew) assertTitleFree(store, file.course.title);
-    importDataset(store, at.clock, dataset, { replace: false, actorId });
-    if (file.course.status === 'published') assertCoursePublishable(store, courseId, at.clock.now());
+  return store.tx(async () => {
+    if (file.course.id === undefined && !options.asNew) await assertTitleFree(store, file.course.title);
+    await importDataset(store, at.clock, dataset, { replace: false, actorId });
+    if (file.course.status === 'published') await assertCoursePublishable(store, courseId, at.clock.now());
     const count = (list: unknown[] | undefined) => list?.length ?? 0;
     return {
       courseId,
@@ -55,8 +56,8 @@ export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, f
 }
 
 /** The stored course as one course file, every id included. */
-export function readCourseFile(store: Store, courseId: string) {
-  const c = getCourse(store, courseId);
+export async function readCourseFile(store: Store, courseId: string) {
+  const c = await getCourse(store, courseId);
   if (!c) throw notFound('Course', courseId);
   return {
     coursebookCourse: 1 as const,
@@ -70,20 +71,20 @@ export function readCourseFile(store: Store, courseId: string) {
       status: c.status,
       publishedAt: c.publishedAt,
     },
-    modules: listModules(store, c.id).map((m) => ({
+    modules: await mapInOrder(await listModules(store, c.id), async (m) => ({
       id: m.id,
       title: m.title,
       objective: m.objective,
       status: m.status,
-      lessons: listLessons(store, m.id, false).map((l) => ({
+      lessons: await mapInOrder(await listLessons(store, m.id, false), async (l) => ({
         id: l.id,
         title: l.title,
         minutes: l.minutes,
         status: l.status,
         publishedAt: l.publishedAt,
-        blocks: listBlocks(store, { lessonId: l.id }).map(fileBlock),
+        blocks: (await listBlocks(store, { lessonId: l.id })).map(fileBlock),
       })),
-      assignments: listAssignmentsOfModule(store, m.id).map((a) => ({
+      assignments: (await listAssignmentsOfModule(store, m.id)).map((a) => ({
         id: a.id,
         title: a.title,
         points: a.points,
@@ -96,12 +97,12 @@ export function readCourseFile(store: Store, courseId: string) {
         instructions: a.instructions.map(fileBlock),
       })),
     })),
-    gradebookSetup: getGradebookSetup(store, c.id),
+    gradebookSetup: await getGradebookSetup(store, c.id),
   };
 }
 
-function assertTitleFree(store: Store, title: string): void {
-  const same = listCourses(store).filter((c) => c.title === title);
+async function assertTitleFree(store: Store, title: string): Promise<void> {
+  const same = (await listCourses(store)).filter((c) => c.title === title);
   if (same.length === 0) return;
   const named = same.map((c) => c.id).join(', ');
   throw new AppError(

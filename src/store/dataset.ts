@@ -12,8 +12,10 @@ import { setupProblems } from '../domain/grading/setup-soundness.js';
 import { DEFAULT_RUBRIC, rubricProblems } from '../domain/readiness/index.js';
 import { AppError, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
+import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
 import { formatZodIssues } from '../schemas/problems.js';
+import { textProblems } from '../schemas/text.js';
 import { getAssignmentRow } from './assignments.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
@@ -60,10 +62,15 @@ export type ImportSummary = Record<string, number>;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * The dataset's shape, and its text by the rules every request body meets (schemas/text.ts:
+ * no lone surrogates, no U+0000), since a dataset file (`serve --seed`) reaches the store
+ * without passing through a request.
+ */
 export function parseDataset(input: unknown): DatasetValue {
   const parsed = Dataset.safeParse(input);
-  if (!parsed.success) {
-    const problems = formatZodIssues(parsed.error.issues);
+  const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues))];
+  if (!parsed.success || problems.length > 0) {
     throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
   }
   return parsed.data;
@@ -73,7 +80,7 @@ export function parseDataset(input: unknown): DatasetValue {
 const tokenIdOf = (t: { id?: string | undefined }, i: number): string => t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`;
 const tokenHashOf = (t: { token?: string | undefined; tokenSha256?: string | undefined }): string => t.tokenSha256 ?? sha256Hex(t.token!);
 
-export function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): ImportSummary {
+export async function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): Promise<ImportSummary> {
   const d = parseDataset(input);
   const tokenHashes = d.tokens.map(tokenHashOf);
   const now = clock.now();
@@ -171,82 +178,82 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
   // --- records that already exist (before references and positions, which they would confuse)
   if (!options.replace) {
     const conflicts: Problem[] = [];
-    const check = <V>(collection: string, table: Table<V>, keys: string[][]) => {
-      keys.forEach((k, i) => {
-        if (recordExists(store, table, k)) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
+    const check = async <V>(collection: string, table: Table<V>, keys: string[][]) => {
+      await eachInOrder(keys, async (k, i) => {
+        if (await recordExists(store, table, k)) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
       });
     };
-    check(
+    await check(
       'users',
       USERS,
       d.users.map((r) => [r.id]),
     );
-    check(
+    await check(
       'tokens',
       TOKENS,
       d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])),
     );
-    check(
+    await check(
       'courses',
       COURSES,
       d.courses.map((r) => [r.id]),
     );
-    check(
+    await check(
       'enrollments',
       ENROLLMENTS,
       d.enrollments.map((r) => [r.courseId, r.userId]),
     );
-    check(
+    await check(
       'modules',
       MODULES,
       d.modules.map((r) => [r.id]),
     );
-    check(
+    await check(
       'lessons',
       LESSONS,
       d.lessons.map((r) => [r.id]),
     );
-    check(
+    await check(
       'blocks',
       BLOCKS,
       d.blocks.map((r) => [r.id]),
     );
-    check(
+    await check(
       'assignments',
       ASSIGNMENTS,
       d.assignments.map((r) => [r.id]),
     );
-    check(
+    await check(
       'submissions',
       SUBMISSIONS,
       d.submissions.map((r) => [r.id]),
     );
-    check(
+    await check(
       'finalGrades',
       FINAL_GRADES,
       d.finalGrades.map((r) => [r.courseId, r.studentId]),
     );
-    check(
+    await check(
       'rubrics',
       RUBRICS,
       d.rubrics.map((r) => [r.id]),
     );
-    check(
+    await check(
       'findings',
       FINDINGS,
       d.findings.map((r) => [r.courseId, r.itemId]),
     );
-    check(
+    await check(
       'templates',
       TEMPLATES,
       d.templates.map((r) => [r.id]),
     );
-    check(
+    await check(
       'certificates',
       CERTIFICATES,
       d.certificates.map((r) => [r.id]),
     );
-    check(
+    await check(
       'reportingLines',
       REPORTING_LINES,
       d.reportingLines.map((r) => [r.managerId, r.reportId]),
@@ -270,11 +277,11 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     certificates: new Set(d.certificates.map((r) => r.id)),
     rubrics: new Set(d.rubrics.map((r) => r.id)),
   };
-  const exists = <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) =>
-    inFile[kind].has(id) || recordExists(store, table, [id]);
+  const exists = async <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) =>
+    inFile[kind].has(id) || (await recordExists(store, table, [id]));
   const user = (id: string) => exists('users', USERS, id);
   const course = (id: string) => exists('courses', COURSES, id);
-  const moduleCourse = (id: string): string | undefined => inFile.modules.get(id) ?? getModule(store, id)?.courseId;
+  const moduleCourse = async (id: string): Promise<string | undefined> => inFile.modules.get(id) ?? (await getModule(store, id))?.courseId;
   const ref = (ok: boolean, path: string, what: string, id: string) => {
     if (!ok) problem(path, `${what} ${JSON.stringify(id)} does not exist in the file or the store`);
   };
@@ -283,81 +290,87 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     if (r.id === DEFAULT_RUBRIC.id) problem(`rubrics[${i}].id`, `${JSON.stringify(r.id)} is the built-in rubric's id`);
     prefixed(`rubrics[${i}]`, rubricProblems(r));
   });
-  const rubricInstalled = (id: string) => inFile.rubrics.has(id) || rubricExists(store, id);
-  d.courses.forEach((c, i) => prefixed(`courses[${i}]`, courseRubricProblems(c.rubricId, rubricInstalled)));
-  d.tokens.forEach((r, i) => {
-    ref(user(r.userId), `tokens[${i}].userId`, 'user', r.userId);
+  const installedRubrics = new Set(inFile.rubrics);
+  for (const c of d.courses) if (await rubricExists(store, c.rubricId)) installedRubrics.add(c.rubricId);
+  d.courses.forEach((c, i) =>
+    prefixed(
+      `courses[${i}]`,
+      courseRubricProblems(c.rubricId, (id) => installedRubrics.has(id)),
+    ),
+  );
+  await eachInOrder(d.tokens, async (r, i) => {
+    ref(await user(r.userId), `tokens[${i}].userId`, 'user', r.userId);
     const id = tokenIdOf(r, i);
-    const other = storedTokensLike(store, id, tokenHashes[i]!).find((t) => t.tokenSha256 === tokenHashes[i] && t.id !== id);
+    const other = (await storedTokensLike(store, id, tokenHashes[i]!)).find((t) => t.tokenSha256 === tokenHashes[i] && t.id !== id);
     if (other) problem(`tokens[${i}]`, `its secret is already stored as token ${other.id}`);
   });
-  d.enrollments.forEach((r, i) => {
-    ref(course(r.courseId), `enrollments[${i}].courseId`, 'course', r.courseId);
-    ref(user(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
+  await eachInOrder(d.enrollments, async (r, i) => {
+    ref(await course(r.courseId), `enrollments[${i}].courseId`, 'course', r.courseId);
+    ref(await user(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
   });
-  d.modules.forEach((r, i) => ref(course(r.courseId), `modules[${i}].courseId`, 'course', r.courseId));
+  await eachInOrder(d.modules, async (r, i) => ref(await course(r.courseId), `modules[${i}].courseId`, 'course', r.courseId));
   const lessonCourse = new Map<string, string>();
-  d.lessons.forEach((r, i) => {
-    const owner = moduleCourse(r.moduleId);
+  await eachInOrder(d.lessons, async (r, i) => {
+    const owner = await moduleCourse(r.moduleId);
     ref(owner !== undefined, `lessons[${i}].moduleId`, 'module', r.moduleId);
     if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner)
       problem(`lessons[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
     if (owner !== undefined) lessonCourse.set(r.id, owner);
   });
-  d.blocks.forEach((r, i) => ref(exists('lessons', LESSONS, r.lessonId), `blocks[${i}].lessonId`, 'lesson', r.lessonId));
-  d.assignments.forEach((r, i) => {
-    const owner = moduleCourse(r.moduleId);
+  await eachInOrder(d.blocks, async (r, i) => ref(await exists('lessons', LESSONS, r.lessonId), `blocks[${i}].lessonId`, 'lesson', r.lessonId));
+  await eachInOrder(d.assignments, async (r, i) => {
+    const owner = await moduleCourse(r.moduleId);
     ref(owner !== undefined, `assignments[${i}].moduleId`, 'module', r.moduleId);
     if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner)
       problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
     if (owner !== undefined) inFile.assignments.set(r.id, owner);
   });
-  d.submissions.forEach((r, i) => {
+  await eachInOrder(d.submissions, async (r, i) => {
     ref(
-      inFile.assignments.has(r.assignmentId) || getAssignmentRow(store, r.assignmentId) !== null,
+      inFile.assignments.has(r.assignmentId) || (await getAssignmentRow(store, r.assignmentId)) !== null,
       `submissions[${i}].assignmentId`,
       'assignment',
       r.assignmentId,
     );
-    ref(user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
+    ref(await user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
   });
-  d.gradebookSetups.forEach((s, i) => {
-    ref(course(s.courseId), `gradebookSetups[${i}].courseId`, 'course', s.courseId);
+  await eachInOrder(d.gradebookSetups, async (s, i) => {
+    ref(await course(s.courseId), `gradebookSetups[${i}].courseId`, 'course', s.courseId);
     prefixed(`gradebookSetups[${i}]`, setupProblems(s, s.courseId));
   });
-  d.finalGrades.forEach((r, i) => {
-    ref(course(r.courseId), `finalGrades[${i}].courseId`, 'course', r.courseId);
-    ref(user(r.studentId), `finalGrades[${i}].studentId`, 'user', r.studentId);
+  await eachInOrder(d.finalGrades, async (r, i) => {
+    ref(await course(r.courseId), `finalGrades[${i}].courseId`, 'course', r.courseId);
+    ref(await user(r.studentId), `finalGrades[${i}].studentId`, 'user', r.studentId);
   });
-  d.finalGradeHistory.forEach((r, i) => ref(course(r.courseId), `finalGradeHistory[${i}].courseId`, 'course', r.courseId));
-  d.findings.forEach((r, i) => ref(course(r.courseId), `findings[${i}].courseId`, 'course', r.courseId));
-  d.attestations.forEach((r, i) => ref(course(r.courseId), `attestations[${i}].courseId`, 'course', r.courseId));
-  d.templates.forEach((t, i) => {
-    if (t.owner.kind === 'user') ref(user(t.owner.userId), `templates[${i}].owner.userId`, 'user', t.owner.userId);
+  await eachInOrder(d.finalGradeHistory, async (r, i) => ref(await course(r.courseId), `finalGradeHistory[${i}].courseId`, 'course', r.courseId));
+  await eachInOrder(d.findings, async (r, i) => ref(await course(r.courseId), `findings[${i}].courseId`, 'course', r.courseId));
+  await eachInOrder(d.attestations, async (r, i) => ref(await course(r.courseId), `attestations[${i}].courseId`, 'course', r.courseId));
+  await eachInOrder(d.templates, async (t, i) => {
+    if (t.owner.kind === 'user') ref(await user(t.owner.userId), `templates[${i}].owner.userId`, 'user', t.owner.userId);
     const keys = new Set<string>();
     t.modules.forEach((m, k) => {
       if (keys.has(m.key)) problem(`templates[${i}].modules[${k}].key`, `duplicate key ${JSON.stringify(m.key)}`);
       keys.add(m.key);
     });
   });
-  d.certificates.forEach((r, i) => {
-    ref(user(r.userId), `certificates[${i}].userId`, 'user', r.userId);
-    if (r.replaces) ref(exists('certificates', CERTIFICATES, r.replaces), `certificates[${i}].replaces`, 'certificate', r.replaces);
-    if (r.replacedBy) ref(exists('certificates', CERTIFICATES, r.replacedBy), `certificates[${i}].replacedBy`, 'certificate', r.replacedBy);
+  await eachInOrder(d.certificates, async (r, i) => {
+    ref(await user(r.userId), `certificates[${i}].userId`, 'user', r.userId);
+    if (r.replaces) ref(await exists('certificates', CERTIFICATES, r.replaces), `certificates[${i}].replaces`, 'certificate', r.replaces);
+    if (r.replacedBy) ref(await exists('certificates', CERTIFICATES, r.replacedBy), `certificates[${i}].replacedBy`, 'certificate', r.replacedBy);
   });
-  d.reportingLines.forEach((r, i) => {
-    ref(user(r.managerId), `reportingLines[${i}].managerId`, 'user', r.managerId);
-    ref(user(r.reportId), `reportingLines[${i}].reportId`, 'user', r.reportId);
+  await eachInOrder(d.reportingLines, async (r, i) => {
+    ref(await user(r.managerId), `reportingLines[${i}].managerId`, 'user', r.managerId);
+    ref(await user(r.reportId), `reportingLines[${i}].reportId`, 'user', r.reportId);
     if (r.managerId === r.reportId) problem(`reportingLines[${i}]`, 'a user cannot report to themself');
   });
 
   // --- positions: given ones kept, missing ones appended, then each parent must be 0..n-1
-  const place = <T extends { id: string; position?: number | undefined }>(
+  const place = async <T extends { id: string; position?: number | undefined }>(
     records: T[],
     collection: string,
     table: Parameters<typeof siblingPositions>[1],
     parentOf: (r: T) => string | undefined,
-  ): Map<string, number> => {
+  ): Promise<Map<string, number>> => {
     const result = new Map<string, number>();
     const groups = new Map<string, number[]>();
     records.forEach((r, i) => {
@@ -369,9 +382,7 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     });
     for (const [parent, indexes] of groups) {
       const fileIds = new Set(indexes.map((i) => records[i]!.id));
-      const taken = siblingPositions(store, table, parent)
-        .filter((s) => !fileIds.has(s.id))
-        .map((s) => s.position);
+      const taken = (await siblingPositions(store, table, parent)).filter((s) => !fileIds.has(s.id)).map((s) => s.position);
       let next = taken.length === 0 ? 0 : Math.max(...taken) + 1;
       for (const i of indexes) {
         const r = records[i]!;
@@ -390,10 +401,10 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     }
     return result;
   };
-  const modulePos = place(d.modules, 'modules', { table: 'modules', parent: 'course_id' }, (r) => r.courseId);
-  const lessonPos = place(d.lessons, 'lessons', { table: 'lessons', parent: 'module_id' }, (r) => r.moduleId);
-  const blockPos = place(d.blocks, 'blocks', { table: 'blocks', parent: 'lesson_id' }, (r) => r.lessonId);
-  const assignmentPos = place(d.assignments, 'assignments', { table: 'assignments', parent: 'module_id' }, (r) => r.moduleId);
+  const modulePos = await place(d.modules, 'modules', { table: 'modules', parent: 'course_id' }, (r) => r.courseId);
+  const lessonPos = await place(d.lessons, 'lessons', { table: 'lessons', parent: 'module_id' }, (r) => r.moduleId);
+  const blockPos = await place(d.blocks, 'blocks', { table: 'blocks', parent: 'lesson_id' }, (r) => r.lessonId);
+  const assignmentPos = await place(d.assignments, 'assignments', { table: 'assignments', parent: 'module_id' }, (r) => r.moduleId);
   d.assignments.forEach((a, i) => {
     const positions = a.instructions.map((b, k) => b.position ?? k).sort((x, y) => x - y);
     if (positions.some((p, k) => p !== k))
@@ -420,41 +431,41 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
     updatedAt: b.updatedAt ?? now,
     ...blockContentOf(b),
   });
-  store.tx(() => {
+  await store.tx(async () => {
     // History is append-only: an entry whose version the student's history already holds is
     // never appended again, whatever the mode (a reseed, the same file imported twice).
-    const newHistory = d.finalGradeHistory.filter((h) => !hasFinalGradeHistoryVersion(store, h.courseId, h.studentId, h.version));
+    const newHistory = await filterInOrder(d.finalGradeHistory, async (h) => !(await hasFinalGradeHistoryVersion(store, h.courseId, h.studentId, h.version)));
     // The highest version each replaced override has reached in the store, before this file's history lands.
-    const storedFloor = d.finalGrades.map((f) => {
-      const stored = options.replace ? getFinalGrade(store, f.courseId, f.studentId) : null;
-      return stored ? { stored, floor: Math.max(stored.version, latestFinalGradeHistoryVersion(store, f.courseId, f.studentId)) } : null;
+    const storedFloor = await mapInOrder(d.finalGrades, async (f) => {
+      const stored = options.replace ? await getFinalGrade(store, f.courseId, f.studentId) : null;
+      return stored ? { stored, floor: Math.max(stored.version, await latestFinalGradeHistoryVersion(store, f.courseId, f.studentId)) } : null;
     });
-    for (const u of d.users) write(USERS, u);
-    for (const c of d.courses) write(COURSES, { ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now });
-    for (const e of d.enrollments) write(ENROLLMENTS, e);
-    for (const m of d.modules) write(MODULES, { ...m, position: modulePos.get(m.id)! });
-    for (const l of d.lessons) write(LESSONS, { ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! });
+    for (const u of d.users) await write(USERS, u);
+    for (const c of d.courses) await write(COURSES, { ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now });
+    for (const e of d.enrollments) await write(ENROLLMENTS, e);
+    for (const m of d.modules) await write(MODULES, { ...m, position: modulePos.get(m.id)! });
+    for (const l of d.lessons) await write(LESSONS, { ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! });
     for (const { instructions, ...a } of d.assignments) {
-      write(ASSIGNMENTS, { ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! });
+      await write(ASSIGNMENTS, { ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! });
       instructions.forEach((b, k) => write(BLOCKS, block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k })));
     }
-    for (const b of d.blocks) write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
+    for (const b of d.blocks) await write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
     for (const s of d.submissions) {
       const state = s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted');
-      write(SUBMISSIONS, { ...s, state });
+      await write(SUBMISSIONS, { ...s, state });
     }
     // A course with no setup in the file or the store gets the default one, as every new course does.
     const withSetup = new Set(d.gradebookSetups.map((s) => s.courseId));
-    for (const s of d.gradebookSetups) write(GRADEBOOK_SETUPS, s, 'upsert');
+    for (const s of d.gradebookSetups) await write(GRADEBOOK_SETUPS, s, 'upsert');
     for (const c of d.courses) {
-      if (withSetup.has(c.id) || recordExists(store, GRADEBOOK_SETUPS, [c.id])) continue;
-      write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now, options.actorId ?? 'import'), 'insert');
+      if (withSetup.has(c.id) || (await recordExists(store, GRADEBOOK_SETUPS, [c.id]))) continue;
+      await write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now, options.actorId ?? 'import'), 'insert');
     }
-    for (const h of newHistory) write(FINAL_GRADE_HISTORY, h, 'insert');
-    d.finalGrades.forEach((f, i) => {
+    for (const h of newHistory) await write(FINAL_GRADE_HISTORY, h, 'insert');
+    await eachInOrder(d.finalGrades, async (f, i) => {
       const before = storedFloor[i];
       if (!before || f.version > before.floor) {
-        write(FINAL_GRADES, f);
+        await write(FINAL_GRADES, f);
         return;
       }
       const { stored, floor } = before;
@@ -463,8 +474,8 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
       // naming one state. Replacing it with what it already says changes nothing.
       if (stored.letter === f.letter && stored.percent === f.percent) return;
       const version = floor + 1;
-      write(FINAL_GRADES, { ...f, version, updatedAt: now });
-      write(
+      await write(FINAL_GRADES, { ...f, version, updatedAt: now });
+      await write(
         FINAL_GRADE_HISTORY,
         {
           courseId: f.courseId,
@@ -481,20 +492,20 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
         'insert',
       );
     });
-    for (const r of d.rubrics) write(RUBRICS, r);
-    for (const f of d.findings) write(FINDINGS, f);
-    for (const a of d.attestations) write(ATTESTATIONS, a, 'upsert');
-    for (const t of d.templates) write(TEMPLATES, { ...t, updatedAt: t.updatedAt ?? now });
-    for (const c of d.certificates) write(CERTIFICATES, c);
-    for (const r of d.reportingLines) write(REPORTING_LINES, { ...r, createdAt: r.createdAt ?? now });
-    d.tokens.forEach((t, i) => {
+    for (const r of d.rubrics) await write(RUBRICS, r);
+    for (const f of d.findings) await write(FINDINGS, f);
+    for (const a of d.attestations) await write(ATTESTATIONS, a, 'upsert');
+    for (const t of d.templates) await write(TEMPLATES, { ...t, updatedAt: t.updatedAt ?? now });
+    for (const c of d.certificates) await write(CERTIFICATES, c);
+    for (const r of d.reportingLines) await write(REPORTING_LINES, { ...r, createdAt: r.createdAt ?? now });
+    await eachInOrder(d.tokens, async (t, i) => {
       const { token: _token, tokenSha256: _hash, ...rest } = t;
       const id = tokenIdOf(t, i);
       const hash = tokenHashes[i]!;
       // A revocation is never undone by an import, replace or not: a stored revocation of this
       // id or this secret wins over the file.
-      const revokedAt = storedTokensLike(store, id, hash).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
-      write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now });
+      const revokedAt = (await storedTokensLike(store, id, hash)).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
+      await write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now });
     });
   });
 
@@ -520,8 +531,8 @@ export function importDataset(store: Store, clock: Clock, input: unknown, option
 }
 
 /** Every record in the store, in the dataset format, each collection in a stable order. */
-export function readEverything(store: Store): Record<string, unknown> {
-  const blocks = allRecords(store, BLOCKS, ['id']);
+export async function readEverything(store: Store): Promise<Record<string, unknown>> {
+  const blocks = await allRecords(store, BLOCKS, ['id']);
   const instructions = new Map<string, BlockRecord[]>();
   for (const b of blocks) {
     if (b.assignmentId === null) continue;
@@ -532,9 +543,9 @@ export function readEverything(store: Store): Record<string, unknown> {
   const lessonBlocks = blocks.filter((b) => b.lessonId !== null);
   return {
     coursebook: 1,
-    users: allRecords(store, USERS),
+    users: await allRecords(store, USERS),
     // A dump keeps the hash, never a secret, in this field order.
-    tokens: allRecords(store, TOKENS).map((t) => ({
+    tokens: (await allRecords(store, TOKENS)).map((t) => ({
       id: t.id,
       tokenSha256: t.tokenSha256,
       userId: t.userId,
@@ -545,29 +556,29 @@ export function readEverything(store: Store): Record<string, unknown> {
       revokedAt: t.revokedAt,
       lastUsedAt: t.lastUsedAt,
     })),
-    courses: allRecords(store, COURSES),
-    enrollments: allRecords(store, ENROLLMENTS),
-    modules: allRecords(store, MODULES),
-    lessons: allRecords(store, LESSONS),
+    courses: await allRecords(store, COURSES),
+    enrollments: await allRecords(store, ENROLLMENTS),
+    modules: await allRecords(store, MODULES),
+    lessons: await allRecords(store, LESSONS),
     blocks: lessonBlocks.map(blockView),
-    assignments: allRecords(store, ASSIGNMENTS).map((a) => ({
+    assignments: (await allRecords(store, ASSIGNMENTS)).map((a) => ({
       ...a,
       instructions: (instructions.get(a.id) ?? []).sort((x, y) => x.position - y.position).map(blockView),
     })),
-    submissions: allRecords(store, SUBMISSIONS),
-    gradebookSetups: allRecords(store, GRADEBOOK_SETUPS),
-    finalGrades: allRecords(store, FINAL_GRADES),
-    finalGradeHistory: allRecords(store, FINAL_GRADE_HISTORY, ['course_id', 'student_id', 'version', 'seq']),
-    rubrics: allRecords(store, RUBRICS),
-    findings: allRecords(store, FINDINGS),
-    attestations: allRecords(store, ATTESTATIONS),
-    templates: allRecords(store, TEMPLATES),
-    certificates: allRecords(store, CERTIFICATES),
-    reportingLines: allRecords(store, REPORTING_LINES),
+    submissions: await allRecords(store, SUBMISSIONS),
+    gradebookSetups: await allRecords(store, GRADEBOOK_SETUPS),
+    finalGrades: await allRecords(store, FINAL_GRADES),
+    finalGradeHistory: await allRecords(store, FINAL_GRADE_HISTORY, ['course_id', 'student_id', 'version', 'seq']),
+    rubrics: await allRecords(store, RUBRICS),
+    findings: await allRecords(store, FINDINGS),
+    attestations: await allRecords(store, ATTESTATIONS),
+    templates: await allRecords(store, TEMPLATES),
+    certificates: await allRecords(store, CERTIFICATES),
+    reportingLines: await allRecords(store, REPORTING_LINES),
   };
 }
 
 /** The whole store as a dataset document; dump -> import -> dump gives the same bytes. */
-export function dumpDataset(store: Store): string {
-  return JSON.stringify(readEverything(store), null, 2) + '\n';
+export async function dumpDataset(store: Store): Promise<string> {
+  return JSON.stringify(await readEverything(store), null, 2) + '\n';
 }

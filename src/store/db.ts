@@ -1,24 +1,97 @@
+/**
+ * The store: one asynchronous, dialect-neutral handle over Kysely, on SQLite (better-sqlite3,
+ * a file or ':memory:') or PostgreSQL (pg, a postgres:// URL). Store modules are written once
+ * against this handle; nothing outside src/store sees SQL or a table name.
+ *
+ * Transactions. `tx(fn)` runs fn in one transaction on one connection; every query the store
+ * runs while fn is under way (however deep, across awaits) joins it, because the connection
+ * travels with the async context (AsyncLocalStorage held by this store, not by the module).
+ * - SQLite: BEGIN IMMEDIATE, so a transaction that reads then writes never has to upgrade its
+ *   lock (another process's write would otherwise fail it with SQLITE_BUSY). Kysely's SQLite
+ *   driver has one connection behind a mutex, so transactions of one process run one at a time
+ *   and queries outside them wait their turn: the same serial order the synchronous store had.
+ * - PostgreSQL: ISOLATION LEVEL SERIALIZABLE, retried from the start (up to 10 times) when
+ *   the server reports a serialization failure or a deadlock. Serializable transactions behave
+ *   as if run one after another, so every read-check-write rule written for SQLite
+ *   (optimistic versions, counters, positions, "exactly one winner") holds unchanged across
+ *   connections and across `serve` instances: of two same-version writers one commits and the
+ *   other is retried, reads the new version and answers `conflict`.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
+import { CompiledQuery, Kysely, type QueryResult } from 'kysely';
 import { AppError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { Database as StoreSchema } from './schema-types.js';
+import { cachedSqliteDialect } from './sqlite-dialect.js';
 
-type Statement = Database.Statement<unknown[], unknown>;
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
 
 export interface Store {
-  readonly db: Database.Database;
+  readonly dialect: Dialect;
+  /** Where the store lives: a file path, ':memory:', or the PostgreSQL URL without its password. */
   readonly path: string;
-  /** A cached prepared statement: prepare once per store, reuse on every call. */
-  stmt(sql: string): Statement;
-  /** Run fn in one IMMEDIATE transaction (nested calls join the outer one). */
-  tx<T>(fn: () => T): T;
-  close(): void;
+  /** The typed query builder; inside `tx` it is bound to that transaction's connection. */
+  readonly db: Kysely<StoreSchema>;
+  /** One row of a statement with `?` placeholders, or undefined. */
+  get<R = Row>(sql: string, ...params: unknown[]): Promise<R | undefined>;
+  /** Every row of a statement with `?` placeholders. */
+  all<R = Row>(sql: string, ...params: unknown[]): Promise<R[]>;
+  /** A statement without rows; how many rows it changed. */
+  run(sql: string, ...params: unknown[]): Promise<{ changes: number }>;
+  /**
+   * Run fn in one transaction (nested calls join the outer one). With `wait: false` a
+   * transaction that cannot start at once (another writer holds the lock) fails instead of
+   * being tried again: for work that is only worth doing when it costs nothing, as saving a cache.
+   */
+  tx<T>(fn: () => Promise<T>, options?: { wait?: boolean }): Promise<T>;
+  /**
+   * Run fn in a transaction (a savepoint when nested) and roll it back: a dry run meets every
+   * check the write would, and leaves nothing behind.
+   */
+  rehearse<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: the most connections this process holds (default 10). */
+  pool?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Whether a --db value names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The URL with any password removed: what logs, errors and `whoami` may show. */
+export function redactUrl(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const u = new URL(location);
+    if (u.password) u.password = '';
+    return u.toString().replace(/:@/, '@');
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
+/** Open (creating and migrating if needed) the store a --db value names. */
+export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  if (isPostgresUrl(location)) {
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(location, options);
+  }
+  return openSqlite(location);
 }
 
 /**
- * Open (creating if needed) a store file, or ':memory:'. WAL and a busy timeout let a
- * `serve` process and CLI calls share one file; foreign keys keep references honest.
+ * A SQLite store. WAL and a busy timeout let a `serve` process and CLI calls share one file;
+ * foreign keys keep references honest.
  */
-export function openStore(path: string): Store {
+export function openSqlite(path: string): Store {
   let db: Database.Database;
   try {
     db = new Database(path);
@@ -31,36 +104,148 @@ export function openStore(path: string): Store {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db, path);
+    migrateSqlite(db, path);
   } catch (err) {
     if (db.open) db.close();
     if (err instanceof AppError) throw err;
     // SQLITE_NOTADB and friends: a text file, a folder of something else, a damaged store.
     throw new AppError('invalid', `cannot open store ${path}: it is not a coursebook store (${(err as Error).message})`);
   }
-
-  const cache = new Map<string, Statement>();
-  const store: Store = {
-    db,
+  // From here on a lock held by another connection is waited for without blocking the event
+  // loop: a statement waits at most a moment in SQLite's busy handler (which sleeps the
+  // thread), and a transaction that could not take the write lock is tried again after an
+  // asynchronous pause, for up to SQLITE_LOCK_WAIT_MS in all. A second connection in the same
+  // process (two local stores, tests) then never stalls the one holding the lock.
+  db.pragma(`busy_timeout = ${SQLITE_STATEMENT_BUSY_MS}`);
+  const sqlite = cachedSqliteDialect(db);
+  const kysely = new Kysely<StoreSchema>({ dialect: sqlite.dialect });
+  return storeOver(kysely, {
+    execute: sqlite.execute,
+    dialect: 'sqlite',
     path,
-    stmt(sql) {
-      let s = cache.get(sql);
-      if (!s) {
-        s = db.prepare(sql);
-        cache.set(sql, s);
-      }
-      return s;
-    },
-    tx(fn) {
-      if (db.inTransaction) return fn();
-      return db.transaction(fn).immediate();
-    },
-    close() {
-      cache.clear();
+    begin: 'BEGIN IMMEDIATE',
+    retryable: (err, elapsedMs) => isSqliteBusy(err) && elapsedMs < SQLITE_LOCK_WAIT_MS,
+    placeholders: (sql) => sql,
+    close: async () => {
+      await kysely.destroy();
       if (db.open) db.close();
     },
+  });
+}
+
+const SQLITE_STATEMENT_BUSY_MS = 20;
+const SQLITE_LOCK_WAIT_MS = 5000;
+
+function isSqliteBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+export interface DialectParts {
+  dialect: Dialect;
+  /** A cheaper way than Kysely's executor to run the store's own statements, where the dialect has one. */
+  execute?: (query: CompiledQuery, inTransaction: boolean) => Promise<QueryResult<Row>>;
+  path: string;
+  begin: string;
+  /**
+   * Whether a failed transaction may simply be run again from the start (a lock another writer
+   * holds, a serialization failure, a deadlock), given how long this one has been trying.
+   */
+  retryable(err: unknown, elapsedMs: number): boolean;
+  /** The statement with `?` placeholders rewritten for this dialect. */
+  placeholders(sql: string): string;
+  close(): Promise<void>;
+}
+
+/** The Store over a Kysely instance: transaction binding, retries and the statement helpers. */
+export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store {
+  const current = new AsyncLocalStorage<Kysely<StoreSchema>>();
+  // An enabled AsyncLocalStorage makes every async resource the process creates copy its
+  // value, whichever store it belongs to: a process that opens many stores (tests; a tool
+  // moving data between two) slowed down in proportion to how many it had ever opened. So it
+  // is enabled only while one of this store's transactions runs.
+  let running = 0;
+  const bind = async <T>(conn: Kysely<StoreSchema>, fn: () => Promise<T>): Promise<T> => {
+    running++;
+    try {
+      return await current.run(conn, fn);
+    } finally {
+      if (--running === 0) current.disable();
+    }
   };
-  return store;
+  const db = () => current.getStore() ?? root;
+  const execute = parts.execute;
+  const query = (sql: string, params: unknown[]): Promise<QueryResult<Row>> => {
+    const compiled = CompiledQuery.raw(parts.placeholders(sql), params);
+    const bound = current.getStore();
+    return execute ? execute(compiled, bound !== undefined) : (bound ?? root).executeQuery<Row>(compiled);
+  };
+  return {
+    dialect: parts.dialect,
+    path: parts.path,
+    get db() {
+      return db();
+    },
+    async get<R>(sql: string, ...params: unknown[]) {
+      return (await query(sql, params)).rows[0] as R | undefined;
+    },
+    async all<R>(sql: string, ...params: unknown[]) {
+      return (await query(sql, params)).rows as R[];
+    },
+    async run(sql, ...params) {
+      const r = await query(sql, params);
+      return { changes: Number(r.numAffectedRows ?? 0n) };
+    },
+    async tx<T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
+      if (current.getStore()) return fn();
+      const started = Date.now();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await root.connection().execute(async (conn) => {
+            await conn.executeQuery(CompiledQuery.raw(parts.begin));
+            try {
+              const result = await bind(conn, fn);
+              await conn.executeQuery(CompiledQuery.raw('COMMIT'));
+              return result;
+            } catch (err) {
+              await conn.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+              throw err;
+            }
+          });
+        } catch (err) {
+          if (options.wait === false || !parts.retryable(err, Date.now() - started)) throw err;
+          // Backoff grows with the attempt (capped); the first committer of a round always
+          // wins, so every round makes progress and no randomness is needed.
+          await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
+        }
+      }
+    },
+    async rehearse<T>(fn: () => Promise<T>): Promise<T> {
+      const exec = (conn: Kysely<StoreSchema>, text: string) => conn.executeQuery(CompiledQuery.raw(text));
+      const inside = current.getStore();
+      if (inside) {
+        await exec(inside, 'SAVEPOINT rehearsal');
+        try {
+          return await fn();
+        } finally {
+          await exec(inside, 'ROLLBACK TO SAVEPOINT rehearsal');
+          await exec(inside, 'RELEASE SAVEPOINT rehearsal');
+        }
+      }
+      return root.connection().execute(async (conn) => {
+        await exec(conn, parts.begin);
+        try {
+          return await bind(conn, fn);
+        } finally {
+          await exec(conn, 'ROLLBACK');
+        }
+      });
+    },
+    close: async () => {
+      current.disable();
+      await parts.close();
+    },
+  };
 }
 
 /**
@@ -78,31 +263,33 @@ function refuseForeignDatabase(db: Database.Database, path: string): void {
     );
 }
 
+export function tooNewStore(path: string, version: number): AppError {
+  return new AppError(
+    'unsupported',
+    `The store ${path} has schema version ${version}, written by a newer coursebook; this build knows up to version ${SCHEMA_VERSION}. Upgrade coursebook to open it.`,
+    { storeVersion: version, supportedVersion: SCHEMA_VERSION },
+  );
+}
+
 /**
  * Apply pending migrations. The schema version is read again inside one exclusive
  * transaction that also applies them: processes that open a new file at the same moment
  * queue on the lock (busy_timeout), and each later one finds the work done instead of
  * creating the tables a second time ("table users already exists").
  */
-function migrate(db: Database.Database, path: string): void {
-  const tooNew = (version: number) =>
-    new AppError(
-      'unsupported',
-      `The store ${path} has schema version ${version}, written by a newer coursebook; this build knows up to version ${SCHEMA_VERSION}. Upgrade coursebook to open it.`,
-      { storeVersion: version, supportedVersion: SCHEMA_VERSION },
-    );
+function migrateSqlite(db: Database.Database, path: string): void {
   const version = () => db.pragma('user_version', { simple: true }) as number;
   try {
     // Without a lock first: a store that is up to date (every open but the first) stays lock-free.
     const seen = version();
-    if (seen > SCHEMA_VERSION) throw tooNew(seen);
+    if (seen > SCHEMA_VERSION) throw tooNewStore(path, seen);
     if (seen === SCHEMA_VERSION) return;
     db.transaction(() => {
       const current = version();
-      if (current > SCHEMA_VERSION) throw tooNew(current);
+      if (current > SCHEMA_VERSION) throw tooNewStore(path, current);
       for (const m of MIGRATIONS) {
         if (m.version <= current) continue;
-        db.exec(m.sql);
+        db.exec(m.sqlite);
         db.pragma(`user_version = ${m.version}`);
       }
     }).exclusive();

@@ -16,88 +16,115 @@
  * byte order, little-endian everywhere Node runs in practice; attempt 0 = submitted but no
  * scored attempt; a double so every safe-integer attempt is exact, migration 4).
  */
-import { emptyRecords, recordsFromSubmissions, type SubmissionRecords } from '../domain/grading/records.js';
+import { emptyRecords, recordsFolder, type SubmissionRecords } from '../domain/grading/records.js';
 import type { Store } from './db.js';
 import { courseSubmissions } from './gradebook.js';
 
 const ENTRY_BYTES = 28;
 /** Up to this many students, cells are read by student id rather than for the whole course. */
 const SLICE_READ_LIMIT = 2000;
+const STUDENTS_PER_QUERY = 500;
 
 /**
  * The staff view's submissions of record for these students x items (item ids of the
  * course, in the order the caller wants the columns).
  */
-export function loadSubmissionRecords(store: Store, courseId: string, itemIds: readonly string[], studentIds: readonly string[]): SubmissionRecords {
+export async function loadSubmissionRecords(
+  store: Store,
+  courseId: string,
+  itemIds: readonly string[],
+  studentIds: readonly string[],
+): Promise<SubmissionRecords> {
   const nItems = itemIds.length;
   const records = emptyRecords(studentIds.length, nItems);
   const studentIndex = new Map(studentIds.map((id, i) => [id, i]));
-  let slots = courseSlots(store, courseId);
+  let slots = await courseSlots(store, courseId);
   let columnOf = slotColumns(slots, itemIds);
 
   const cached = new Uint8Array(studentIds.length);
+  const take = (rows: { student_id: string; data: Uint8Array }[]) => {
+    for (const { student_id: studentId, data } of rows) {
+      const si = studentIndex.get(studentId);
+      if (si === undefined) continue;
+      decodeCell(data, records, si * nItems, columnOf);
+      cached[si] = 1;
+    }
+  };
   // A page or a slice of a large course reads only its own students' cells.
-  const rows = (
-    studentIds.length <= SLICE_READ_LIMIT
-      ? store
-          .stmt('SELECT student_id, data FROM grade_cells WHERE course_id = ? AND student_id IN (SELECT value FROM json_each(?))')
-          .raw(true)
-          .iterate(courseId, JSON.stringify(studentIds))
-      : store.stmt('SELECT student_id, data FROM grade_cells WHERE course_id = ?').raw(true).iterate(courseId)
-  ) as IterableIterator<[string, Buffer]>;
-  for (const [studentId, data] of rows) {
-    const si = studentIndex.get(studentId);
-    if (si === undefined) continue;
-    decodeCell(data, records, si * nItems, columnOf);
-    cached[si] = 1;
-  }
+  if (studentIds.length <= SLICE_READ_LIMIT) {
+    for (let i = 0; i < studentIds.length; i += STUDENTS_PER_QUERY) {
+      const slice = studentIds.slice(i, i + STUDENTS_PER_QUERY);
+      take(
+        await store.all(
+          `SELECT student_id, data FROM grade_cells WHERE course_id = ? AND student_id IN (${slice.map(() => '?').join(', ')})`,
+          courseId,
+          ...slice,
+        ),
+      );
+    }
+  } else take(await store.all('SELECT student_id, data FROM grade_cells WHERE course_id = ?', courseId));
   if (cached.every((v) => v === 1)) return records;
 
-  const rebuild = (save: boolean) => {
-    slots = courseSlots(store, courseId);
+  const rebuild = async (save: boolean) => {
+    slots = await courseSlots(store, courseId);
     columnOf = slotColumns(slots, itemIds);
-    const missing: number[] = [];
-    for (let si = 0; si < studentIds.length; si++) if (!cached[si]) missing.push(si);
+    const missing: string[] = [];
+    const rowOf: number[] = [];
+    for (let si = 0; si < studentIds.length; si++)
+      if (!cached[si]) {
+        missing.push(studentIds[si]!);
+        rowOf.push(si);
+      }
     const slotIds = [...slots.keys()];
     const slotNumbers = [...slots.values()];
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
-    // the course's submissions beats one query per student.
-    const bulk = missing.length > 500 && missing.length * 2 > studentIds.length;
-    const folded = bulk
-      ? recordsFromSubmissions(
-          slotIds,
-          missing.map((si) => studentIds[si]!),
-          courseSubmissions(store, courseId),
-        )
-      : null;
-    missing.forEach((si, m) => {
-      const studentId = studentIds[si]!;
-      const data = folded ? packCell(folded, m * slotIds.length, slotNumbers) : packCell(foldStudent(store, courseId, studentId, slotIds), 0, slotNumbers);
-      if (save) store.stmt('INSERT OR REPLACE INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?)').run(courseId, studentId, data);
+    // the course's submissions, assignment by assignment, beats lists of student ids.
+    const whole = missing.length > 500 && missing.length * 2 > studentIds.length;
+    const folder = recordsFolder(slotIds, missing);
+    await courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch));
+    for (let m = 0; m < missing.length; m++) {
+      const si = rowOf[m]!;
+      const data = packCell(folder.records, m * slotIds.length, slotNumbers);
+      if (save)
+        await store.run(
+          'INSERT INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?) ON CONFLICT (course_id, student_id) DO UPDATE SET data = excluded.data',
+          courseId,
+          missing[m],
+          data,
+        );
       clearRow(records, si * nItems);
       decodeCell(data, records, si * nItems, columnOf);
-    });
+    }
   };
   try {
     // Inside the write transaction: no submission can change between reading and saving.
-    store.tx(() => rebuild(true));
+    await store.tx(() => rebuild(true), { wait: false });
   } catch (err) {
-    // A read-only store file, or a writer holding the lock past the busy timeout: the
-    // cells are only a cache, so answer from the submissions without saving them.
+    // A read-only store, a writer holding the lock, or (PostgreSQL) a concurrent writer
+    // that made this save a serialization failure: the cells are only a cache, so answer
+    // from the submissions without saving them.
     if (!isReadOnlyOrBusy(err)) throw err;
-    rebuild(false);
+    await rebuild(false);
   }
   return records;
 }
 
+/**
+ * PostgreSQL's codes for the same situations: serialization_failure, deadlock_detected,
+ * read_only_sql_transaction, lock_not_available.
+ */
+const POSTGRES_READ_ONLY_OR_BUSY = new Set(['40001', '40P01', '25006', '55P03']);
+
 function isReadOnlyOrBusy(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY'));
+  if (typeof code !== 'string') return false;
+  return code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY') || POSTGRES_READ_ONLY_OR_BUSY.has(code);
 }
 
 /** assignment id -> slot, for every assignment of the course. */
-function courseSlots(store: Store, courseId: string): Map<string, number> {
-  return new Map(store.stmt('SELECT assignment_id, slot FROM grade_slots WHERE course_id = ?').raw(true).all(courseId) as [string, number][]);
+async function courseSlots(store: Store, courseId: string): Promise<Map<string, number>> {
+  const rows = await store.all<{ assignment_id: string; slot: number }>('SELECT assignment_id, slot FROM grade_slots WHERE course_id = ?', courseId);
+  return new Map(rows.map((r) => [r.assignment_id, r.slot]));
 }
 
 /** slot -> column for the requested items; other assignments' slots are absent. */
@@ -108,11 +135,6 @@ function slotColumns(slots: Map<string, number>, itemIds: readonly string[]): Ma
     if (slot !== undefined) columns.set(slot, column);
   });
   return columns;
-}
-
-/** One student's submissions of record over the course's slots (the grading domain's rule). */
-function foldStudent(store: Store, courseId: string, studentId: string, slotIds: readonly string[]): SubmissionRecords {
-  return recordsFromSubmissions(slotIds, [studentId], courseSubmissions(store, courseId, studentId));
 }
 
 /** Pack the records of one student (cells base .. base + slots) into a cell's bytes. */
@@ -133,7 +155,7 @@ function packCell(r: SubmissionRecords, base: number, slotNumbers: number[]): Bu
   return data;
 }
 
-function decodeCell(data: Buffer, into: SubmissionRecords, base: number, columnOf: Map<number, number>): void {
+function decodeCell(data: Uint8Array, into: SubmissionRecords, base: number, columnOf: Map<number, number>): void {
   const n = data.length / ENTRY_BYTES;
   if (n === 0) return;
   // Typed views need 8-byte alignment; a Buffer from the binding normally has it.

@@ -4,6 +4,7 @@
  */
 import { categoryProblems } from '../domain/grading/category-rules.js';
 import { AppError, invalid, type Problem } from '../errors.js';
+import { eachInOrder, mapInOrder } from '../runtime/in-order.js';
 import type { AssignmentValue } from '../schemas/content.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import { getAssignment, getAssignmentRow, updateAssignmentRow } from './assignments.js';
@@ -13,13 +14,13 @@ import { loadSetup } from './gradebook.js';
 import { assertSetupVersion, putGradebookSetup } from './gradebook-setups.js';
 
 /** Ids of the course's assignments (drafts too) in a category, in course order. */
-export function assignmentsInCategory(store: Store, courseId: string, categoryId: string): string[] {
-  const rows = store
-    .stmt(
-      `SELECT a.id FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? AND a.category_id = ?
+export async function assignmentsInCategory(store: Store, courseId: string, categoryId: string): Promise<string[]> {
+  const rows = (await store.all(
+    `SELECT a.id FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? AND a.category_id = ?
        ORDER BY m.position, m.id, a.position, a.id`,
-    )
-    .all(courseId, categoryId) as { id: string }[];
+    courseId,
+    categoryId,
+  )) as { id: string }[];
   return rows.map((r) => r.id);
 }
 
@@ -29,32 +30,32 @@ export type AssignmentsTarget = { assignmentIds: string[] } | { moduleId: string
  * Put several assignments of a course (the given ids, or every assignment of a module) in
  * one category of its setup, or in none: every id is checked first, then all move.
  */
-export function setAssignmentsCategory(store: Store, courseId: string, target: AssignmentsTarget, categoryId: string | null): AssignmentValue[] {
-  return store.tx(() => {
-    const problems: Problem[] = [...categoryProblems(loadSetup(store, courseId).categories, categoryId)];
+export function setAssignmentsCategory(store: Store, courseId: string, target: AssignmentsTarget, categoryId: string | null): Promise<AssignmentValue[]> {
+  return store.tx(async () => {
+    const problems: Problem[] = [...categoryProblems((await loadSetup(store, courseId)).categories, categoryId)];
     let ids: string[];
     if ('moduleId' in target) {
-      const mod = getModule(store, target.moduleId);
+      const mod = await getModule(store, target.moduleId);
       if (mod?.courseId !== courseId)
         problems.push({ path: 'moduleId', message: `no module ${JSON.stringify(target.moduleId)} in course ${JSON.stringify(courseId)}` });
-      ids = (store.stmt('SELECT id FROM assignments WHERE module_id = ? ORDER BY position, id').all(target.moduleId) as { id: string }[]).map((r) => r.id);
+      ids = ((await store.all('SELECT id FROM assignments WHERE module_id = ? ORDER BY position, id', target.moduleId)) as { id: string }[]).map((r) => r.id);
     } else {
       ids = target.assignmentIds;
       const seen = new Set<string>();
-      ids.forEach((id, i) => {
+      await eachInOrder(ids, async (id, i) => {
         if (seen.has(id)) problems.push({ path: `assignmentIds[${i}]`, message: `${JSON.stringify(id)} is listed twice` });
         seen.add(id);
-        if (getAssignmentRow(store, id)?.courseId !== courseId) {
+        if ((await getAssignmentRow(store, id))?.courseId !== courseId) {
           problems.push({ path: `assignmentIds[${i}]`, message: `no assignment ${JSON.stringify(id)} in course ${JSON.stringify(courseId)}` });
         }
       });
     }
     if (problems.length > 0) throw invalid(problems);
     for (const id of ids) {
-      const before = getAssignmentRow(store, id)!;
-      if (before.categoryId !== categoryId) updateAssignmentRow(store, before, { ...before, categoryId });
+      const before = (await getAssignmentRow(store, id))!;
+      if (before.categoryId !== categoryId) await updateAssignmentRow(store, before, { ...before, categoryId });
     }
-    return ids.map((id) => getAssignment(store, id)!);
+    return await mapInOrder(ids, async (id) => (await getAssignment(store, id))!);
   });
 }
 
@@ -69,9 +70,9 @@ export function removeCategory(
   courseId: string,
   categoryId: string,
   change: { expectedVersion: number; moveTo?: string | undefined; by: string; now: string },
-): GradebookSetupValue {
-  return store.tx(() => {
-    const setup = loadSetup(store, courseId);
+): Promise<GradebookSetupValue> {
+  return store.tx(async () => {
+    const setup = await loadSetup(store, courseId);
     assertSetupVersion(setup, change.expectedVersion);
     if (!setup.categories.some((c) => c.id === categoryId)) {
       throw new AppError('not-found', `Category ${JSON.stringify(categoryId)} is not in the gradebook setup of course ${JSON.stringify(courseId)}.`);
@@ -84,7 +85,7 @@ export function removeCategory(
           : categoryProblems(setup.categories, moveTo, 'moveTo');
       if (problems.length > 0) throw invalid(problems);
     }
-    const held = assignmentsInCategory(store, courseId, categoryId);
+    const held = await assignmentsInCategory(store, courseId, categoryId);
     if (held.length > 0 && moveTo === undefined) {
       const n = held.length;
       const [they, them] = n === 1 ? ['it moves', 'it'] : ['they move', 'them'];
@@ -95,7 +96,7 @@ export function removeCategory(
         { categoryId, assignments: held },
       );
     }
-    if (held.length > 0) setAssignmentsCategory(store, courseId, { assignmentIds: held }, moveTo!);
+    if (held.length > 0) await setAssignmentsCategory(store, courseId, { assignmentIds: held }, moveTo!);
     const studentNotes =
       moveTo === undefined
         ? setup.studentNotes.filter((n) => n.categoryId !== categoryId)

@@ -9,7 +9,7 @@ import { type ImportBody, type PlannedCell, planGradesImport } from '../domain/g
 import { computeCourseGrades, type GradeItem, type StudentGrades } from '../domain/grading/index.js';
 import { AppError, invalid } from '../errors.js';
 import type { Ids } from '../runtime/ids.js';
-import type { GradeValue, SubmissionValue } from '../schemas/content.js';
+import type { AssignmentRowValue, GradeValue, SubmissionValue } from '../schemas/content.js';
 import type { GradesImportResultValue } from '../schemas/gradebook.js';
 import { getAssignmentRow } from './assignments.js';
 import type { Store } from './db.js';
@@ -21,28 +21,30 @@ import { getUser, listStudents } from './users.js';
 
 type Action = 'regrade' | 'grade' | 'create';
 
-/** Thrown out of the transaction to roll a dry run back, carrying its answer. */
-class DryRun {
-  constructor(readonly result: GradesImportResultValue) {}
-}
-
 /** The staff view's grades of some students of a course (every grade counts), by student id. */
-function gradesOf(store: Store, courseId: string, items: GradeItem[], studentIds: string[], now: string, detail: boolean): Map<string, StudentGrades> {
-  const names = new Map(listStudents(store, courseId).map((s) => [s.id, s.name]));
+async function gradesOf(
+  store: Store,
+  courseId: string,
+  items: GradeItem[],
+  studentIds: string[],
+  now: string,
+  detail: boolean,
+): Promise<Map<string, StudentGrades>> {
+  const names = new Map((await listStudents(store, courseId)).map((s) => [s.id, s.name]));
   const students = studentIds.map((id) => ({ id, name: names.get(id) ?? id }));
-  const records = loadSubmissionRecords(
+  const records = await loadSubmissionRecords(
     store,
     courseId,
     items.map((it) => it.id),
     studentIds,
   );
-  const grades = computeCourseGrades({ setup: loadSetup(store, courseId), items, students, records, now, detail });
+  const grades = computeCourseGrades({ setup: await loadSetup(store, courseId), items, students, records, now, detail });
   return new Map(grades.students.map((g) => [g.studentId, g]));
 }
 
 /** The latest attempt of a student at an item, whatever its state. */
-function latestAttempt(store: Store, itemId: string, studentId: string): SubmissionValue | null {
-  const row = store.stmt('SELECT * FROM submissions WHERE assignment_id = ? AND student_id = ? ORDER BY attempt DESC LIMIT 1').get(itemId, studentId) as
+async function latestAttempt(store: Store, itemId: string, studentId: string): Promise<SubmissionValue | null> {
+  const row = (await store.get('SELECT * FROM submissions WHERE assignment_id = ? AND student_id = ? ORDER BY attempt DESC LIMIT 1', itemId, studentId)) as
     | Row
     | undefined;
   return row ? SUBMISSIONS.fromRow(row) : null;
@@ -58,23 +60,29 @@ function fingerprint(changes: (PlannedCell & { action: Action })[]): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-export function importGrades(
+export async function importGrades(
   store: Store,
   courseId: string,
   body: ImportBody & { dryRun: boolean; expectedPlan?: string | undefined },
   at: { by: string; now: string; ids: Ids },
-): GradesImportResultValue {
-  const run = store.db.transaction((): GradesImportResultValue => {
-    const items = publishedItems(store, courseId);
+): Promise<GradesImportResultValue> {
+  const run = async (): Promise<GradesImportResultValue> => {
+    const items = await publishedItems(store, courseId);
     const itemIndex = new Map(items.map((it, i) => [it.id, i]));
-    const enrolled = new Set(listStudents(store, courseId).map((s) => s.id));
+    const enrolled = new Set((await listStudents(store, courseId)).map((s) => s.id));
     const rowStudents = [...new Set(body.rows.map((r) => r.studentId).filter((id) => enrolled.has(id)))];
-    const before = gradesOf(store, courseId, items, rowStudents, at.now, false);
+    const before = await gradesOf(store, courseId, items, rowStudents, at.now, false);
 
+    // The plan is pure: look up every assignment and person it will ask about first.
+    const assignments = new Map<string, AssignmentRowValue | null>();
+    for (const { itemId } of body.items) if (!assignments.has(itemId)) assignments.set(itemId, await getAssignmentRow(store, itemId));
+    const people = new Map<string, 'student' | 'other' | 'none'>();
+    for (const { studentId } of body.rows)
+      if (!people.has(studentId)) people.set(studentId, enrolled.has(studentId) ? 'student' : (await getUser(store, studentId)) ? 'other' : 'none');
     const plan = planGradesImport(body, {
       courseId,
-      assignment: (id) => getAssignmentRow(store, id),
-      person: (id) => (enrolled.has(id) ? 'student' : getUser(store, id) ? 'other' : 'none'),
+      assignment: (id) => assignments.get(id) ?? null,
+      person: (id) => people.get(id) ?? 'none',
       printed: (studentId, itemId) => before.get(studentId)?.cells[itemIndex.get(itemId)!] ?? null,
     });
     if (plan.problems.length > 0) {
@@ -85,10 +93,11 @@ export function importGrades(
       );
     }
 
-    const planned = plan.changes.map((c) => {
-      const latest = latestAttempt(store, c.itemId, c.studentId);
-      return { ...c, latest, action: actionOf(latest) };
-    });
+    const planned: (PlannedCell & { latest: SubmissionValue | null; action: Action })[] = [];
+    for (const c of plan.changes) {
+      const latest = await latestAttempt(store, c.itemId, c.studentId);
+      planned.push({ ...c, latest, action: actionOf(latest) });
+    }
     const id = fingerprint(planned);
     if (body.expectedPlan !== undefined && body.expectedPlan !== id) {
       throw new AppError(
@@ -98,9 +107,10 @@ export function importGrades(
       );
     }
 
-    const written = planned.map((c) => ({ ...c, submissionId: write(store, c, at) }));
+    const written: ((typeof planned)[number] & { submissionId: string })[] = [];
+    for (const c of planned) written.push({ ...c, submissionId: await write(store, c, at) });
     const changedStudents = [...new Set(planned.map((c) => c.studentId))];
-    const after = gradesOf(store, courseId, items, changedStudents, at.now, true);
+    const after = await gradesOf(store, courseId, items, changedStudents, at.now, true);
     const titles = new Map(items.map((it) => [it.id, it.title]));
     const result: GradesImportResultValue = {
       dryRun: body.dryRun,
@@ -127,19 +137,18 @@ export function importGrades(
       unchanged: plan.unchanged,
       blank: plan.blank,
     };
-    if (body.dryRun) throw new DryRun(result);
     return result;
-  });
-  try {
-    return run.immediate();
-  } catch (err) {
-    if (err instanceof DryRun) return err.result;
-    throw err;
-  }
+  };
+  // A dry run meets every check and computes every figure the write would, then rolls back.
+  return body.dryRun ? await store.rehearse(run) : await store.tx(run);
 }
 
 /** Write one change: regrade or grade the latest attempt, or create a graded submission. Answers its id. */
-function write(store: Store, c: PlannedCell & { latest: SubmissionValue | null; action: Action }, at: { by: string; now: string; ids: Ids }): string {
+async function write(
+  store: Store,
+  c: PlannedCell & { latest: SubmissionValue | null; action: Action },
+  at: { by: string; now: string; ids: Ids },
+): Promise<string> {
   const graded = (base: GradeValue | null): GradeValue => ({
     score: c.to,
     criteria: base?.criteria ?? [],
@@ -152,23 +161,25 @@ function write(store: Store, c: PlannedCell & { latest: SubmissionValue | null; 
   });
   if (c.latest !== null) {
     const grade = graded(c.latest.grade);
-    writeGrade(store, c.latest.id, gradedState(grade.releasedAt), grade);
+    await writeGrade(store, c.latest.id, gradedState(grade.releasedAt), grade);
     return c.latest.id;
   }
   // A score for work never submitted (a paper exam, say): dated at the due date when that
   // has passed, so it is never late, else now.
-  const dueAt = getAssignmentRow(store, c.itemId)?.dueAt ?? null;
+  const dueAt = (await getAssignmentRow(store, c.itemId))?.dueAt ?? null;
   const submittedAt = dueAt !== null && Date.parse(dueAt) < Date.parse(at.now) ? dueAt : at.now;
-  return insertSubmission(store, {
-    id: at.ids.next('sub'),
-    assignmentId: c.itemId,
-    studentId: c.studentId,
-    attempt: 1,
-    state: 'graded',
-    text: null,
-    fileId: null,
-    link: null,
-    submittedAt,
-    grade: graded(null),
-  }).id;
+  return (
+    await insertSubmission(store, {
+      id: at.ids.next('sub'),
+      assignmentId: c.itemId,
+      studentId: c.studentId,
+      attempt: 1,
+      state: 'graded',
+      text: null,
+      fileId: null,
+      link: null,
+      submittedAt,
+      grade: graded(null),
+    })
+  ).id;
 }

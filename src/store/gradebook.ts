@@ -11,89 +11,100 @@ import { getGradebookSetup } from './gradebook-setups.js';
 import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, type Row } from './tables.js';
 
 /** A course's setup; every course has one from the moment it exists. */
-export function loadSetup(store: Store, courseId: string): GradebookSetupValue {
-  const setup = getGradebookSetup(store, courseId);
+export async function loadSetup(store: Store, courseId: string): Promise<GradebookSetupValue> {
+  const setup = await getGradebookSetup(store, courseId);
   if (!setup) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} has no gradebook setup.`);
   return setup;
 }
 
 /** Open (not dismissed) setup checks of a course now: the gradebook's and readiness item 3.1's. */
-export function openSetupChecks(store: Store, courseId: string, now: string) {
-  return computeSetupChecks({ setup: loadSetup(store, courseId), items: publishedItems(store, courseId), now }).filter((c) => !c.dismissed);
+export async function openSetupChecks(store: Store, courseId: string, now: string) {
+  return computeSetupChecks({ setup: await loadSetup(store, courseId), items: await publishedItems(store, courseId), now }).filter((c) => !c.dismissed);
 }
 
 // The grading engine's input shape: the store returns exactly what computeCourseGrades takes.
 export type GradeItemRow = GradeItem;
 
 /** The course's published assignments, in course item order. */
-export function publishedItems(store: Store, courseId: string): GradeItemRow[] {
-  return store
-    .stmt(
-      `SELECT a.id, a.title, a.category_id AS categoryId, a.points, a.due_at AS dueAt, a.module_id AS moduleId,
-              m.position AS modulePosition, a.position
+export async function publishedItems(store: Store, courseId: string): Promise<GradeItemRow[]> {
+  return (await store.all(
+    `SELECT a.id, a.title, a.category_id AS "categoryId", a.points, a.due_at AS "dueAt", a.module_id AS "moduleId",
+              m.position AS "modulePosition", a.position
        FROM assignments a JOIN modules m ON m.id = a.module_id
        WHERE a.course_id = ? AND a.status = 'published'
        ORDER BY m.position, m.id, a.position, a.id`,
-    )
-    .all(courseId) as GradeItemRow[];
+    courseId,
+  )) as GradeItemRow[];
 }
 
+/** Up to this many student ids go into one `IN` list. */
+const STUDENTS_PER_QUERY = 500;
+
 /**
- * Submissions to the course's assignments (any status), of one student or of all,
- * streamed through one reused object: copy what you keep.
+ * Submissions to the course's assignments (any status), of the given students or of all,
+ * handed to `take` in batches (per assignment for a whole course, per few hundred students
+ * otherwise) so that a 10,000 x 200 course never sits in memory as two million objects.
  */
-export function* courseSubmissions(store: Store, courseId: string, studentId?: string): Generator<GradeSubmission> {
-  const sql = `SELECT s.assignment_id, s.student_id, s.attempt, s.submitted_at, s.score, s.released_at
-     FROM submissions s JOIN assignments a ON a.id = s.assignment_id WHERE a.course_id = ?`;
-  const rows = (
-    studentId === undefined ? store.stmt(sql).raw(true).iterate(courseId) : store.stmt(`${sql} AND s.student_id = ?`).raw(true).iterate(courseId, studentId)
-  ) as IterableIterator<[string, string, number, string, number | null, string | null]>;
-  const out: GradeSubmission = { assignmentId: '', studentId: '', attempt: 0, submittedAt: '', score: null, releasedAt: null };
-  for (const r of rows) {
-    out.assignmentId = r[0];
-    out.studentId = r[1];
-    out.attempt = r[2];
-    out.submittedAt = r[3];
-    out.score = r[4];
-    out.releasedAt = r[5];
-    yield out;
+export async function courseSubmissions(
+  store: Store,
+  courseId: string,
+  studentIds: readonly string[] | null,
+  take: (batch: GradeSubmission[]) => void,
+): Promise<void> {
+  const columns = `s.assignment_id AS "assignmentId", s.student_id AS "studentId", s.attempt, s.submitted_at AS "submittedAt", s.score, s.released_at AS "releasedAt"`;
+  if (studentIds === null) {
+    const assignments = await store.all<{ id: string }>('SELECT id FROM assignments WHERE course_id = ? ORDER BY id', courseId);
+    for (const a of assignments) take(await store.all<GradeSubmission>(`SELECT ${columns} FROM submissions s WHERE s.assignment_id = ?`, a.id));
+    return;
+  }
+  for (let i = 0; i < studentIds.length; i += STUDENTS_PER_QUERY) {
+    const slice = studentIds.slice(i, i + STUDENTS_PER_QUERY);
+    take(
+      await store.all<GradeSubmission>(
+        `SELECT ${columns} FROM submissions s JOIN assignments a ON a.id = s.assignment_id
+         WHERE a.course_id = ? AND s.student_id IN (${slice.map(() => '?').join(', ')})`,
+        courseId,
+        ...slice,
+      ),
+    );
   }
 }
 
-export function getFinalGrade(store: Store, courseId: string, studentId: string): FinalGradeValue | null {
-  const row = store.stmt('SELECT * FROM final_grades WHERE course_id = ? AND student_id = ?').get(courseId, studentId) as Row | undefined;
+export async function getFinalGrade(store: Store, courseId: string, studentId: string): Promise<FinalGradeValue | null> {
+  const row = (await store.get('SELECT * FROM final_grades WHERE course_id = ? AND student_id = ?', courseId, studentId)) as Row | undefined;
   return row ? FINAL_GRADES.fromRow(row) : null;
 }
 
-export function listFinalGrades(store: Store, courseId: string): FinalGradeValue[] {
-  return (store.stmt('SELECT * FROM final_grades WHERE course_id = ? ORDER BY student_id').all(courseId) as Row[]).map(FINAL_GRADES.fromRow);
+export async function listFinalGrades(store: Store, courseId: string): Promise<FinalGradeValue[]> {
+  return ((await store.all('SELECT * FROM final_grades WHERE course_id = ? ORDER BY student_id', courseId)) as Row[]).map(FINAL_GRADES.fromRow);
 }
 
-export function putFinalGrade(store: Store, f: FinalGradeValue): void {
-  insertRecord(store, FINAL_GRADES, f, 'upsert');
+export async function putFinalGrade(store: Store, f: FinalGradeValue): Promise<void> {
+  await insertRecord(store, FINAL_GRADES, f, 'upsert');
 }
 
-export function appendFinalGradeHistory(store: Store, h: FinalGradeHistoryValue): void {
-  insertRecord(store, FINAL_GRADE_HISTORY, h);
+export async function appendFinalGradeHistory(store: Store, h: FinalGradeHistoryValue): Promise<void> {
+  await insertRecord(store, FINAL_GRADE_HISTORY, h);
 }
 
-export function finalGradeHistory(store: Store, courseId: string, studentId: string): FinalGradeHistoryValue[] {
-  return (store.stmt('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq').all(courseId, studentId) as Row[]).map(
-    FINAL_GRADE_HISTORY.fromRow,
-  );
+export async function finalGradeHistory(store: Store, courseId: string, studentId: string): Promise<FinalGradeHistoryValue[]> {
+  return (
+    (await store.all('SELECT * FROM final_grade_history WHERE course_id = ? AND student_id = ? ORDER BY version, seq', courseId, studentId)) as Row[]
+  ).map(FINAL_GRADE_HISTORY.fromRow);
 }
 
 /** Whether the student's history already holds an entry with this version (import never appends one twice). */
-export function hasFinalGradeHistoryVersion(store: Store, courseId: string, studentId: string, version: number): boolean {
+export async function hasFinalGradeHistoryVersion(store: Store, courseId: string, studentId: string, version: number): Promise<boolean> {
   return (
-    store.stmt('SELECT 1 AS x FROM final_grade_history WHERE course_id = ? AND student_id = ? AND version = ?').get(courseId, studentId, version) !== undefined
+    (await store.get('SELECT 1 AS x FROM final_grade_history WHERE course_id = ? AND student_id = ? AND version = ?', courseId, studentId, version)) !==
+    undefined
   );
 }
 
 /** The highest version the student's history holds (0 when none). */
-export function latestFinalGradeHistoryVersion(store: Store, courseId: string, studentId: string): number {
+export async function latestFinalGradeHistoryVersion(store: Store, courseId: string, studentId: string): Promise<number> {
   return (
-    store.stmt('SELECT COALESCE(MAX(version), 0) AS v FROM final_grade_history WHERE course_id = ? AND student_id = ?').get(courseId, studentId) as {
+    (await store.get('SELECT COALESCE(MAX(version), 0) AS v FROM final_grade_history WHERE course_id = ? AND student_id = ?', courseId, studentId)) as {
       v: number;
     }
   ).v;

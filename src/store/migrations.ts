@@ -1,13 +1,19 @@
+import { POSTGRES_MIGRATIONS } from './migrations-postgres.js';
+
 /**
  * Numbered migrations. PRAGMA user_version records the last one applied; a store whose
  * version is newer than this build knows is refused with a clear message instead of being
  * read with the wrong schema.
  */
-export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+/**
+ * Each migration carries its SQLite text and its PostgreSQL text (migrations-postgres.ts), so
+ * both dialects apply the same numbered list.
+ */
+const SQLITE_MIGRATIONS: { version: number; name: string; sqlite: string }[] = [
   {
     version: 1,
     name: 'initial schema',
-    sql: `
+    sqlite: `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -212,7 +218,7 @@ CREATE INDEX reporting_lines_report ON reporting_lines(report_id);
     name: 'submission score and release columns',
     // The grading engine reads millions of submissions; json_extract on each row cost
     // more than all the grading. The grade JSON stays the record; these mirror it.
-    sql: `
+    sqlite: `
 ALTER TABLE submissions ADD COLUMN score REAL;
 ALTER TABLE submissions ADD COLUMN released_at TEXT;
 UPDATE submissions SET score = json_extract(grade, '$.score'), released_at = json_extract(grade, '$.releasedAt') WHERE grade IS NOT NULL;
@@ -226,7 +232,7 @@ CREATE INDEX submissions_grading ON submissions(assignment_id, student_id, attem
     // one packed row per (course, student) costs milliseconds. Triggers drop a cached row
     // whenever something it was built from changes, so no write path can leave it stale;
     // the read path rebuilds what is missing (store/grade-cells.ts).
-    sql: `
+    sqlite: `
 CREATE TABLE grade_slots (
   slot INTEGER PRIMARY KEY AUTOINCREMENT,
   course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE,
@@ -268,7 +274,7 @@ END;
     version: 4,
     name: 'grade cells hold attempts as doubles',
     // Cells are a cache that rebuilds on read: dropping the old layout's rows is the whole upgrade.
-    sql: `DELETE FROM grade_cells;`,
+    sqlite: `DELETE FROM grade_cells;`,
   },
   // #14 offline authoring round trip: the content revision and the sync marks.
   {
@@ -278,7 +284,7 @@ END;
     // content (routes, imports, templates, the content write, and whatever comes later)
     // bumps it without having to remember to, as the grade-cell triggers do. A write that
     // changes nothing in a row does not bump it (the WHEN clauses compare old and new).
-    sql: `
+    sqlite: `
 ALTER TABLE courses ADD COLUMN content_revision INTEGER NOT NULL DEFAULT 0;
 CREATE TRIGGER content_revision_course AFTER UPDATE OF title, description, status, published_at, objectives, rubric_id, tutor_lesson, tutor_assignment ON courses
 WHEN (OLD.title, OLD.description, OLD.status, OLD.published_at, OLD.objectives, OLD.rubric_id, OLD.tutor_lesson, OLD.tutor_assignment)
@@ -357,5 +363,11 @@ CREATE TABLE course_sync_marks (
 `,
   },
 ];
+
+export const MIGRATIONS: readonly { version: number; name: string; sqlite: string; postgres: string }[] = SQLITE_MIGRATIONS.map((m) => {
+  const postgres = POSTGRES_MIGRATIONS[m.version];
+  if (postgres === undefined) throw new Error(`migration ${m.version} has no PostgreSQL text`);
+  return { ...m, postgres };
+});
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

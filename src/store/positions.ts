@@ -13,42 +13,42 @@ export type Sequence =
   | { table: 'blocks'; parent: 'assignment_id' };
 
 /** Positions already taken under one parent. */
-export function siblingPositions(store: Store, seq: Sequence, parentId: string): { id: string; position: number }[] {
-  return store.stmt(`SELECT id, position FROM ${seq.table} WHERE ${seq.parent} = ?`).all(parentId) as { id: string; position: number }[];
+export async function siblingPositions(store: Store, seq: Sequence, parentId: string): Promise<{ id: string; position: number }[]> {
+  return (await store.all(`SELECT id, position FROM ${seq.table} WHERE ${seq.parent} = ?`, parentId)) as { id: string; position: number }[];
 }
 
-export function countIn(store: Store, seq: Sequence, parentId: string): number {
-  return (store.stmt(`SELECT COUNT(*) AS n FROM ${seq.table} WHERE ${seq.parent} = ?`).get(parentId) as { n: number }).n;
+export async function countIn(store: Store, seq: Sequence, parentId: string): Promise<number> {
+  return ((await store.get(`SELECT COUNT(*) AS n FROM ${seq.table} WHERE ${seq.parent} = ?`, parentId)) as { n: number }).n;
 }
 
 /**
  * Make room for a new item: returns the position to insert at (last when not given) and
  * shifts the siblings at or after it. A position beyond the end is `invalid`.
  */
-export function openSlot(store: Store, seq: Sequence, parentId: string, position: number | undefined, field = 'position'): number {
-  const n = countIn(store, seq, parentId);
+export async function openSlot(store: Store, seq: Sequence, parentId: string, position: number | undefined, field = 'position'): Promise<number> {
+  const n = await countIn(store, seq, parentId);
   if (position === undefined) return n;
   if (position > n) throw new AppError('invalid', `${field}: must be between 0 and ${n}`, [{ path: field, message: `must be between 0 and ${n}` }]);
   // Two steps so the shift never collides with a unique index on (parent, position).
-  store.stmt(`UPDATE ${seq.table} SET position = -(position + 1) WHERE ${seq.parent} = ? AND position >= ?`).run(parentId, position);
-  store.stmt(`UPDATE ${seq.table} SET position = -position WHERE ${seq.parent} = ? AND position < 0`).run(parentId);
+  await store.run(`UPDATE ${seq.table} SET position = -(position + 1) WHERE ${seq.parent} = ? AND position >= ?`, parentId, position);
+  await store.run(`UPDATE ${seq.table} SET position = -position WHERE ${seq.parent} = ? AND position < 0`, parentId);
   return position;
 }
 
 /** Move an item to `to` (0..n-1), shifting the siblings in between. */
-export function moveTo(store: Store, seq: Sequence, parentId: string, id: string, from: number, to: number, field = 'position'): void {
-  const n = countIn(store, seq, parentId);
+export async function moveTo(store: Store, seq: Sequence, parentId: string, id: string, from: number, to: number, field = 'position'): Promise<void> {
+  const n = await countIn(store, seq, parentId);
   if (to > n - 1) throw new AppError('invalid', `${field}: must be between 0 and ${n - 1}`, [{ path: field, message: `must be between 0 and ${n - 1}` }]);
   if (to === from) return;
   if (to < from) {
-    store.stmt(`UPDATE ${seq.table} SET position = position + 1 WHERE ${seq.parent} = ? AND position >= ? AND position < ?`).run(parentId, to, from);
+    await store.run(`UPDATE ${seq.table} SET position = position + 1 WHERE ${seq.parent} = ? AND position >= ? AND position < ?`, parentId, to, from);
   } else {
-    store.stmt(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ? AND position <= ?`).run(parentId, from, to);
+    await store.run(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ? AND position <= ?`, parentId, from, to);
   }
-  store.stmt(`UPDATE ${seq.table} SET position = ? WHERE id = ?`).run(to, id);
+  await store.run(`UPDATE ${seq.table} SET position = ? WHERE id = ?`, to, id);
 }
 
 /** Close the gap an item left at `from` after it was removed. */
-export function closeGap(store: Store, seq: Sequence, parentId: string, from: number): void {
-  store.stmt(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ?`).run(parentId, from);
+export async function closeGap(store: Store, seq: Sequence, parentId: string, from: number): Promise<void> {
+  await store.run(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ?`, parentId, from);
 }

@@ -15,18 +15,20 @@ export interface CourseContent {
   assignments: AssignmentValue[];
 }
 
-export function courseContent(store: Store, courseId: string): CourseContent {
+export async function courseContent(store: Store, courseId: string): Promise<CourseContent> {
   const lessons = (
-    store
-      .stmt('SELECT l.* FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.course_id = ? ORDER BY m.position, l.position, l.id')
-      .all(courseId) as Row[]
+    (await store.all(
+      'SELECT l.* FROM lessons l JOIN modules m ON m.id = l.module_id WHERE l.course_id = ? ORDER BY m.position, l.position, l.id',
+      courseId,
+    )) as Row[]
   ).map(LESSONS.fromRow);
   const blocks = (
-    store.stmt('SELECT b.* FROM blocks b JOIN lessons l ON l.id = b.lesson_id WHERE l.course_id = ? ORDER BY b.lesson_id, b.position').all(courseId) as Row[]
+    (await store.all('SELECT b.* FROM blocks b JOIN lessons l ON l.id = b.lesson_id WHERE l.course_id = ? ORDER BY b.lesson_id, b.position', courseId)) as Row[]
   ).map((r) => blockView(BLOCKS.fromRow(r)));
-  const instructionRows = store
-    .stmt('SELECT b.* FROM blocks b JOIN assignments a ON a.id = b.assignment_id WHERE a.course_id = ? ORDER BY b.assignment_id, b.position')
-    .all(courseId) as Row[];
+  const instructionRows = (await store.all(
+    'SELECT b.* FROM blocks b JOIN assignments a ON a.id = b.assignment_id WHERE a.course_id = ? ORDER BY b.assignment_id, b.position',
+    courseId,
+  )) as Row[];
   const byAssignment = new Map<string, StoredBlockValue[]>();
   for (const r of instructionRows) {
     const list = byAssignment.get(r.assignment_id as string) ?? [];
@@ -34,85 +36,86 @@ export function courseContent(store: Store, courseId: string): CourseContent {
     byAssignment.set(r.assignment_id as string, list);
   }
   const assignments = (
-    store
-      .stmt('SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ORDER BY m.position, a.position, a.id')
-      .all(courseId) as Row[]
+    (await store.all(
+      'SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ORDER BY m.position, a.position, a.id',
+      courseId,
+    )) as Row[]
   ).map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: byAssignment.get(r.id as string) ?? [] }));
   return { lessons, blocks, assignments };
 }
 
-export function getStoredRubric(store: Store, id: string): StandardsRubricValue | null {
-  const row = store.stmt('SELECT * FROM rubrics WHERE id = ?').get(id) as Row | undefined;
+export async function getStoredRubric(store: Store, id: string): Promise<StandardsRubricValue | null> {
+  const row = (await store.get('SELECT * FROM rubrics WHERE id = ?', id)) as Row | undefined;
   return row ? RUBRICS.fromRow(row) : null;
 }
 
-export function listStoredRubrics(store: Store): StandardsRubricValue[] {
-  return (store.stmt('SELECT * FROM rubrics ORDER BY id').all() as Row[]).map(RUBRICS.fromRow);
+export async function listStoredRubrics(store: Store): Promise<StandardsRubricValue[]> {
+  return ((await store.all('SELECT * FROM rubrics ORDER BY id')) as Row[]).map(RUBRICS.fromRow);
 }
 
-export function putRubric(store: Store, rubric: StandardsRubricValue): void {
-  insertRecord(store, RUBRICS, rubric, 'upsert');
+export async function putRubric(store: Store, rubric: StandardsRubricValue): Promise<void> {
+  await insertRecord(store, RUBRICS, rubric, 'upsert');
 }
 
-export function listFindings(store: Store, courseId: string): FindingValue[] {
-  return (store.stmt('SELECT * FROM findings WHERE course_id = ? ORDER BY item_id').all(courseId) as Row[]).map(FINDINGS.fromRow);
+export async function listFindings(store: Store, courseId: string): Promise<FindingValue[]> {
+  return ((await store.all('SELECT * FROM findings WHERE course_id = ? ORDER BY item_id', courseId)) as Row[]).map(FINDINGS.fromRow);
 }
 
-export function getFinding(store: Store, courseId: string, itemId: string): FindingValue | null {
-  const row = store.stmt('SELECT * FROM findings WHERE course_id = ? AND item_id = ?').get(courseId, itemId) as Row | undefined;
+export async function getFinding(store: Store, courseId: string, itemId: string): Promise<FindingValue | null> {
+  const row = (await store.get('SELECT * FROM findings WHERE course_id = ? AND item_id = ?', courseId, itemId)) as Row | undefined;
   return row ? FINDINGS.fromRow(row) : null;
 }
 
-export function putFinding(store: Store, f: FindingValue): void {
-  insertRecord(store, FINDINGS, f, 'upsert');
+export async function putFinding(store: Store, f: FindingValue): Promise<void> {
+  await insertRecord(store, FINDINGS, f, 'upsert');
 }
 
-export function listAttestations(store: Store, courseId: string, rubricId: string): AttestationValue[] {
-  return (store.stmt('SELECT * FROM attestations WHERE course_id = ? AND rubric_id = ? ORDER BY item_id').all(courseId, rubricId) as Row[]).map(
+export async function listAttestations(store: Store, courseId: string, rubricId: string): Promise<AttestationValue[]> {
+  return ((await store.all('SELECT * FROM attestations WHERE course_id = ? AND rubric_id = ? ORDER BY item_id', courseId, rubricId)) as Row[]).map(
     ATTESTATIONS.fromRow,
   );
 }
 
-export function putAttestation(store: Store, a: AttestationValue): void {
-  insertRecord(store, ATTESTATIONS, a, 'upsert');
+export async function putAttestation(store: Store, a: AttestationValue): Promise<void> {
+  await insertRecord(store, ATTESTATIONS, a, 'upsert');
 }
 
-export function deleteAttestation(store: Store, courseId: string, rubricId: string, itemId: string): boolean {
-  return store.stmt('DELETE FROM attestations WHERE course_id = ? AND rubric_id = ? AND item_id = ?').run(courseId, rubricId, itemId).changes > 0;
+export async function deleteAttestation(store: Store, courseId: string, rubricId: string, itemId: string): Promise<boolean> {
+  return (await store.run('DELETE FROM attestations WHERE course_id = ? AND rubric_id = ? AND item_id = ?', courseId, rubricId, itemId)).changes > 0;
 }
 
 /** The built-in rubric, or one imported into the store. */
-export function rubricExists(store: Store, id: string): boolean {
-  return id === DEFAULT_RUBRIC.id || recordExists(store, RUBRICS, [id]);
+export async function rubricExists(store: Store, id: string): Promise<boolean> {
+  return id === DEFAULT_RUBRIC.id || (await recordExists(store, RUBRICS, [id]));
 }
 
-export function rubricById(store: Store, id: string): Rubric | null {
-  return id === DEFAULT_RUBRIC.id ? DEFAULT_RUBRIC : getStoredRubric(store, id);
+export async function rubricById(store: Store, id: string): Promise<Rubric | null> {
+  return id === DEFAULT_RUBRIC.id ? DEFAULT_RUBRIC : await getStoredRubric(store, id);
 }
 
 /** A course and its installed rubric: not-found for either. */
-export function courseWithRubric(store: Store, courseId: string): { course: CourseValue; rubric: Rubric } {
-  const course = getCourse(store, courseId);
+export async function courseWithRubric(store: Store, courseId: string): Promise<{ course: CourseValue; rubric: Rubric }> {
+  const course = await getCourse(store, courseId);
   if (!course) throw notFound('Course', courseId);
-  const rubric = rubricById(store, course.rubricId);
+  const rubric = await rubricById(store, course.rubricId);
   if (!rubric) throw new AppError('not-found', `The course's rubric ${JSON.stringify(course.rubricId)} is not installed.`);
   return { course, rubric };
 }
 
 /** The readiness report of a course now, with the rubric and course it was computed for. */
-export function courseReadiness(store: Store, courseId: string, now: string): { report: ReadinessReport; rubric: Rubric; course: CourseValue } {
-  const { course, rubric } = courseWithRubric(store, courseId);
-  const content = courseContent(store, courseId);
+export async function courseReadiness(store: Store, courseId: string, now: string): Promise<{ report: ReadinessReport; rubric: Rubric; course: CourseValue }> {
+  const { course, rubric } = await courseWithRubric(store, courseId);
+  const content = await courseContent(store, courseId);
   const report = computeReadiness({
     rubric,
     course,
-    modules: listModules(store, courseId),
+    modules: await listModules(store, courseId),
     lessons: content.lessons,
     blocks: content.blocks,
     assignments: content.assignments,
-    openSetupChecks: openSetupChecks(store, courseId, now),
-    findings: listFindings(store, courseId),
-    attestations: listAttestations(store, courseId, rubric.id),
+    openSetupChecks: await openSetupChecks(store, courseId, now),
+    findings: await listFindings(store, courseId),
+    attestations: await listAttestations(store, courseId, rubric.id),
     accessFloor: course.accessFloor,
     now,
   });
@@ -120,8 +123,8 @@ export function courseReadiness(store: Store, courseId: string, now: string): { 
 }
 
 /** The publish gate over the stored course, now (throws not-ready naming what blocks it). */
-export function assertCoursePublishable(store: Store, courseId: string, now: string): CourseValue {
-  const { report, rubric, course } = courseReadiness(store, courseId, now);
+export async function assertCoursePublishable(store: Store, courseId: string, now: string): Promise<CourseValue> {
+  const { report, rubric, course } = await courseReadiness(store, courseId, now);
   assertPublishable(report, rubric, course.accessFloor);
   return course;
 }

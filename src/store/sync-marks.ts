@@ -7,11 +7,11 @@ import type { SyncMarkValue } from '../schemas/course-content.js';
 import type { Store } from './db.js';
 import { insertRecord, type Row, SYNC_MARKS } from './tables.js';
 
-export function getSyncMark(store: Store, courseId: string, remote: string): SyncMarkValue | null {
-  const row = store.stmt('SELECT * FROM course_sync_marks WHERE course_id = ? AND remote = ?').get(courseId, remote) as Row | undefined;
+export async function getSyncMark(store: Store, courseId: string, remote: string): Promise<SyncMarkValue | null> {
+  const row = (await store.get('SELECT * FROM course_sync_marks WHERE course_id = ? AND remote = ?', courseId, remote)) as Row | undefined;
   return row ? SYNC_MARKS.fromRow(row) : null;
 }
 
-export function putSyncMark(store: Store, mark: SyncMarkValue): SyncMarkValue {
+export function putSyncMark(store: Store, mark: SyncMarkValue): Promise<SyncMarkValue> {
   return insertRecord(store, SYNC_MARKS, mark, 'upsert');
 }

@@ -506,7 +506,7 @@ export const SYNC_MARKS = table<SyncMarkValue>({
  * Insert a record. With `upsert`, a record whose key exists is updated in place (no
  * delete, so nothing cascades away).
  */
-export function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'insert' | 'upsert' = 'insert'): V {
+export async function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'insert' | 'upsert' = 'insert'): Promise<V> {
   const row = t.toRow(value);
   const cols = t.columns;
   const placeholders = cols.map(() => '?').join(', ');
@@ -518,26 +518,28 @@ export function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'inse
     mode === 'upsert' && update
       ? `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders}) ON CONFLICT(${t.key.join(', ')}) DO UPDATE SET ${update}`
       : `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders})`;
-  store.stmt(sql).run(...cols.map((c) => row[c]));
+  await store.run(sql, ...cols.map((c) => row[c]));
   return value;
 }
 
 /** Overwrite every column of the record with this key (the key columns stay). */
-export function updateRecord<V>(store: Store, t: Table<V>, value: V): V {
+export async function updateRecord<V>(store: Store, t: Table<V>, value: V): Promise<V> {
   const row = t.toRow(value);
   const set = t.columns.filter((c) => !t.key.includes(c));
-  store
-    .stmt(`UPDATE ${t.name} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`)
-    .run(...set.map((c) => row[c]), ...t.key.map((k) => row[k]));
+  await store.run(
+    `UPDATE ${t.name} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`,
+    ...set.map((c) => row[c]),
+    ...t.key.map((k) => row[k]),
+  );
   return value;
 }
 
 /** Whether a record with this key exists (key values in the table's key order). */
-export function recordExists<V>(store: Store, t: Table<V>, key: readonly unknown[]): boolean {
-  return store.stmt(`SELECT 1 AS x FROM ${t.name} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`).get(...key) !== undefined;
+export async function recordExists<V>(store: Store, t: Table<V>, key: readonly unknown[]): Promise<boolean> {
+  return (await store.get(`SELECT 1 AS x FROM ${t.name} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`, ...key)) !== undefined;
 }
 
 /** Every record of a table in the given column order (a dump). */
-export function allRecords<V>(store: Store, t: Table<V>, orderBy: readonly string[] = t.key): V[] {
-  return (store.stmt(`SELECT * FROM ${t.name} ORDER BY ${orderBy.join(', ')}`).all() as Row[]).map(t.fromRow);
+export async function allRecords<V>(store: Store, t: Table<V>, orderBy: readonly string[] = t.key): Promise<V[]> {
+  return ((await store.all(`SELECT * FROM ${t.name} ORDER BY ${orderBy.join(', ')}`)) as Row[]).map(t.fromRow);
 }

@@ -26,12 +26,19 @@ const TABLES = [
 ];
 
 /** Delete every record (the schema stays): the first half of serve's reset. */
-export function wipeStore(store: Store): void {
-  for (const t of TABLES) store.stmt(`DELETE FROM ${t}`).run();
-  store.stmt("DELETE FROM sqlite_sequence WHERE name = 'final_grade_history'").run();
+export async function wipeStore(store: Store): Promise<void> {
+  for (const t of TABLES) await store.run(`DELETE FROM ${t}`);
+  await resetSequences(store);
 }
 
 /** True when no table holds a record: the only store `serve --seed` loads into without --reseed. */
-export function isStoreEmpty(store: Store): boolean {
-  return TABLES.every((t) => store.stmt(`SELECT 1 AS x FROM ${t} LIMIT 1`).get() === undefined);
+export async function isStoreEmpty(store: Store): Promise<boolean> {
+  for (const t of TABLES) if ((await store.get(`SELECT 1 AS x FROM ${t} LIMIT 1`)) !== undefined) return false;
+  return true;
+}
+
+/** Numbering of the history table starts again at 1 after a wipe, as in a new store. */
+async function resetSequences(store: Store): Promise<void> {
+  if (store.dialect === 'sqlite') await store.run("DELETE FROM sqlite_sequence WHERE name = 'final_grade_history'");
+  else await store.run("SELECT setval(pg_get_serial_sequence('final_grade_history', 'seq'), 1, false)");
 }

@@ -197,21 +197,23 @@ function withFixtureControl(svc: TestService): TestService {
 /** Operations whose routes are registered elsewhere or not yet built; reported as todo. */
 const NOT_IN_MATRIX = new Set<string>(['openapi', 'reset']);
 
-function service(role: Role, scope: string | null) {
-  const tokens =
-    role === 'none'
-      ? []
-      : [
-          { id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] as never },
-          ...(scope
-            ? [
-                { token: `only-${role}`, userId: role, scopes: [scope] as never },
-                { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') as never },
-              ]
-            : []),
-        ];
+/**
+ * One service per operation holds every caller's tokens: each role's own `tok-<role>` (the
+ * base dataset), the instructor's `inst-own`, and per role a token with only the operation's
+ * scope and one with every other scope. Each request then runs in a rehearsal (rolled back),
+ * so every caller meets the same starting state without a new store per request.
+ */
+function service(scope: string | null) {
+  const scoped = ROLES.filter((r) => r !== 'none').flatMap((role) =>
+    scope
+      ? [
+          { token: `only-${role}`, userId: role, scopes: [scope] as never },
+          { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') as never },
+        ]
+      : [],
+  );
   return makeService({
-    tokens: role === 'inst' ? tokens : tokens.filter((t) => t.userId !== 'inst' || t.id === 'tk_inst'),
+    tokens: [{ id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] as never }, ...scoped],
     lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5, status: 'published' }],
     blocks: [{ id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI', origin: 'ai', aiState: 'draft' }],
     assignments: [{ id: 'a1', moduleId: 'm1', title: 'A', points: 10, status: 'published' }],
@@ -239,28 +241,30 @@ function service(role: Role, scope: string | null) {
   });
 }
 
-async function send(role: Role, token: string | null, req: { method: string; path: string; body?: unknown }, scope: string | null) {
-  const svc = withFixtureControl(service(role, scope));
-  try {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (req.body !== undefined) headers['content-type'] = 'application/json';
+/**
+ * One request against the operation's service, rolled back afterwards. Fixture control keeps
+ * its state (faults, clock, journal) in memory, not in the store: its requests get a new app.
+ */
+async function send(base: TestService, token: string | null, req: { method: string; path: string; body?: unknown }) {
+  const svc = req.path.startsWith('/_admin') ? withFixtureControl(base) : base;
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  return svc.store.rehearse(async () => {
     const res = await svc.app.request(`http://t/api/v1${req.path}`, {
       method: req.method,
       headers,
       ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
     });
     return { status: res.status, text: await res.text() };
-  } finally {
-    svc.close();
-  }
+  });
 }
 
 describe('access matrix', () => {
   const ops = Object.keys(POLICIES) as OperationId[];
 
-  it('every registered route has a POLICIES row, and every row a route', () => {
-    const svc = withFixtureControl(makeService());
+  it('every registered route has a POLICIES row, and every row a route', async () => {
+    const svc = withFixtureControl(await makeService());
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
     const registered = new Set(
       Object.values(doc.paths ?? {}).flatMap((p) => Object.values(p as Record<string, { operationId?: string }>).map((o) => o.operationId)),
@@ -280,28 +284,33 @@ describe('access matrix', () => {
     const policy = POLICIES[op];
     const designed = BY_RULE[policy.rule]!;
     it(`${op} (${policy.rule}, scope ${policy.scope ?? 'none'})`, async () => {
-      for (let i = 0; i < ROLES.length; i++) {
-        const role = ROLES[i]!;
-        const want = req.overrides?.[role] ?? designed[i]!;
-        const token = role === 'none' ? null : role === 'inst' && op === 'revokeToken' ? 'inst-own' : `tok-${role}`;
-        const got = await send(role, token, req, null);
-        const label = `${op} as ${role}: ${got.status} ${got.text.slice(0, 160)}`;
-        if (want === 'ok') expect([200, 201, ...(req.conflictOk ? [409] : [])], label).toContain(got.status);
-        else expect(got.status, label).toBe(want);
+      const svc = withFixtureControl(await service(policy.scope ?? null));
+      try {
+        for (let i = 0; i < ROLES.length; i++) {
+          const role = ROLES[i]!;
+          const want = req.overrides?.[role] ?? designed[i]!;
+          const token = role === 'none' ? null : role === 'inst' && op === 'revokeToken' ? 'inst-own' : `tok-${role}`;
+          const got = await send(svc, token, req);
+          const label = `${op} as ${role}: ${got.status} ${got.text.slice(0, 160)}`;
+          if (want === 'ok') expect([200, 201, ...(req.conflictOk ? [409] : [])], label).toContain(got.status);
+          else expect(got.status, label).toBe(want);
 
-        if (policy.scope && role !== 'none') {
-          const only = await send(role, `only-${role}`, req, policy.scope);
-          const without = await send(role, `without-${role}`, req, policy.scope);
-          if (want === 'ok') {
-            expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(
-              only.status,
-            );
-            expect(without.status, `${label} [without ${policy.scope}]`).toBe(403);
-          } else {
-            // A 404 from visibility comes before the scope check; reset's 404 comes from its handler, after it.
-            expect(without.status, `${label} [without ${policy.scope}]`).toBe(want === 404 && op !== 'reset' ? 404 : 403);
+          if (policy.scope && role !== 'none') {
+            const only = await send(svc, `only-${role}`, req);
+            const without = await send(svc, `without-${role}`, req);
+            if (want === 'ok') {
+              expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(
+                only.status,
+              );
+              expect(without.status, `${label} [without ${policy.scope}]`).toBe(403);
+            } else {
+              // A 404 from visibility comes before the scope check; reset's 404 comes from its handler, after it.
+              expect(without.status, `${label} [without ${policy.scope}]`).toBe(want === 404 && op !== 'reset' ? 404 : 403);
+            }
           }
         }
+      } finally {
+        await svc.close();
       }
     });
   }
@@ -309,8 +318,8 @@ describe('access matrix', () => {
 
 describe('access matrix: the submitting student sees a grade only once released (#17)', () => {
   /** Operations whose success answer holds a Submission, read from the served document so a new one cannot be missed. */
-  function operationsAnsweringSubmissions(): string[] {
-    const svc = makeService();
+  async function operationsAnsweringSubmissions(): Promise<string[]> {
+    const svc = await makeService();
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
     svc.close();
     const found: string[] = [];
@@ -323,8 +332,8 @@ describe('access matrix: the submitting student sees a grade only once released 
   }
   const SUBMISSION_ANSWERS: OperationId[] = ['createSubmission', 'getSubmission', 'gradeSubmission', 'listSubmissions', 'releaseSubmission'];
 
-  it('covers every operation that answers a submission', () => {
-    expect(operationsAnsweringSubmissions()).toEqual(SUBMISSION_ANSWERS);
+  it('covers every operation that answers a submission', async () => {
+    expect(await operationsAnsweringSubmissions()).toEqual(SUBMISSION_ANSWERS);
   });
 
   const grades = (body: unknown): unknown[] =>
@@ -333,7 +342,7 @@ describe('access matrix: the submitting student sees a grade only once released 
   for (const op of SUBMISSION_ANSWERS) {
     it(`${op} as the student: no grade before release (s1 is graded 7, unreleased), the grade after`, async () => {
       const req = REQUESTS[op]!;
-      const svc = service('stu1', null);
+      const svc = await service(null);
       try {
         const ask = () => svc.call(req.method, req.path, req.body, 'stu1');
         const before = await ask();

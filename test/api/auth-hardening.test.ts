@@ -49,7 +49,7 @@ describe('access JWTs through the app', () => {
     return jwt.sign(new TextEncoder().encode(SECRET));
   };
   const appWith = async (maxAgeSeconds?: number) => {
-    svc = makeService();
+    svc = await makeService();
     return conforming(
       createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ secret: SECRET, maxAgeSeconds }) }) }, ROUTE_MODULES),
     );
@@ -91,7 +91,7 @@ describe('access JWTs through the app', () => {
 
 describe('the request budget is per user', () => {
   it('every credential of one user draws on one bucket: a freshly minted token gets no new budget', async () => {
-    svc = makeService();
+    svc = await makeService();
     const minted: string[] = [];
     for (let i = 0; i < 3; i++) minted.push((await svc.call('POST', '/tokens', { name: `t${i}`, scopes: ['*'] }, 'inst')).body.token);
     let now = 0;
@@ -111,14 +111,14 @@ describe('the request budget is per user', () => {
 });
 
 describe('failed authentications are limited per client address', () => {
-  const appWithFailureLimit = (burst: number, clock: () => number) => {
-    svc = makeService();
+  const appWithFailureLimit = async (burst: number, clock: () => number) => {
+    svc = await makeService();
     return conforming(createApp({ ...svc.deps, authFailureLimiter: tokenBucketLimiter({ perSecond: 1 / 60, burst }, clock) }, ROUTE_MODULES));
   };
 
   it('after the budget of failures, requests from the address get 429 before any credential is tried', async () => {
     let now = 0;
-    const app = appWithFailureLimit(3, () => now);
+    const app = await appWithFailureLimit(3, () => now);
     for (const token of ['guess-1', 'guess-2', undefined]) {
       const res = await get(app, '/me', token);
       expect(res.status).toBe(401); // no token at all is a failed authentication too
@@ -137,14 +137,14 @@ describe('failed authentications are limited per client address', () => {
   });
 
   it('successful requests spend nothing of the failure budget', async () => {
-    const app = appWithFailureLimit(1, () => 0);
+    const app = await appWithFailureLimit(1, () => 0);
     for (let i = 0; i < 5; i++) expect((await get(app, '/me', 'tok-inst')).status).toBe(200);
     expect((await get(app, '/me', 'wrong')).status).toBe(401);
     expect((await get(app, '/me', 'wrong')).status).toBe(429);
   });
 
   it('a revoked or expired token counts as a failure like an unknown one', async () => {
-    const app = appWithFailureLimit(2, () => 0);
+    const app = await appWithFailureLimit(2, () => 0);
     const token = (await svc.call('POST', '/tokens', { name: 'soon-gone', scopes: ['*'] }, 'inst')).body;
     await svc.call('DELETE', `/tokens/${token.id}`, undefined, 'inst');
     expect((await get(app, '/me', token.token)).status).toBe(401);

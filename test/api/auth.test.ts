@@ -19,11 +19,11 @@ const get = (app: ReturnType<typeof createApp>, path: string, token?: string) =>
 
 describe('API tokens', () => {
   it('are shown once, stored as SHA-256 only, and work at once', async () => {
-    svc = makeService();
+    svc = await makeService();
     const created = await svc.call('POST', '/tokens', { name: 'ci', scopes: ['gradebook:read', 'content:read'] }, 'inst');
     expect(created.status).toBe(201);
     expect(created.body.token).toMatch(/^cbk_[A-Za-z0-9_-]{43}$/);
-    const rows = JSON.stringify(svc.store.db.prepare('SELECT * FROM tokens').all());
+    const rows = JSON.stringify(await svc.store.all('SELECT * FROM tokens'));
     expect(rows).not.toContain(created.body.token);
     const listed = await svc.call('GET', '/tokens', undefined, 'inst');
     expect(JSON.stringify(listed.body)).not.toContain(created.body.token);
@@ -33,7 +33,7 @@ describe('API tokens', () => {
   });
 
   it('carry only their scopes: a missing scope is forbidden, and no token grants more than its maker has', async () => {
-    svc = makeService();
+    svc = await makeService();
     const readOnly = (await svc.call('POST', '/tokens', { name: 'ro', scopes: ['gradebook:read'] }, 'inst')).body.token;
     const denied = await svc.app.request('http://t/api/v1/courses/c1/gradebook/setup/dismiss', {
       method: 'POST',
@@ -53,7 +53,7 @@ describe('API tokens', () => {
   });
 
   it('expire by the service clock and revoke effective at once', async () => {
-    svc = makeService();
+    svc = await makeService();
     const t = (await svc.call('POST', '/tokens', { name: 'short', scopes: ['*'], expiresAt: '2026-11-22T09:00:00Z' }, 'inst')).body;
     expect((await get(svc.app, '/courses', t.token)).status).toBe(200);
     svc.clock.set('2026-11-22T09:00:00Z');
@@ -68,16 +68,16 @@ describe('API tokens', () => {
   });
 
   it("another user's token is not-found to revoke; admins may", async () => {
-    svc = makeService();
+    svc = await makeService();
     const t = (await svc.call('POST', '/tokens', { name: 'mine', scopes: ['*'] }, 'inst')).body;
     expect((await svc.call('DELETE', `/tokens/${t.id}`, undefined, 'stu1')).status).toBe(404);
     expect((await svc.call('DELETE', `/tokens/${t.id}`, undefined, 'admin')).status).toBe(200);
   });
 
   it('fixture tokens given in plain text are hashed on import and authenticate', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('GET', '/me', undefined, 'stu2')).body.user.id).toBe('stu2');
-    expect(JSON.stringify(svc.store.db.prepare('SELECT * FROM tokens').all())).not.toContain('tok-stu2');
+    expect(JSON.stringify(await svc.store.all('SELECT * FROM tokens'))).not.toContain('tok-stu2');
   });
 });
 
@@ -95,7 +95,7 @@ describe('access JWTs', () => {
     return jwt.sign(opts.secret ?? key);
   };
   const appWith = async (o: Parameters<typeof createJwtVerifier>[0]) => {
-    svc = makeService();
+    svc = await makeService();
     return conforming(createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier(o) }) }, ROUTE_MODULES));
   };
   const NOW_S = Date.parse('2026-11-22T08:30:00Z') / 1000;
@@ -152,14 +152,14 @@ describe('access JWTs', () => {
   });
 
   it('a service without a JWT key refuses JWTs', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await get(svc.app, '/me', await sign({ sub: 'inst' }, { exp: NOW_S + 60 }))).status).toBe(401);
   });
 });
 
 describe('rate limiting and logs', () => {
   it('a token bucket per user: 429 with Retry-After in whole seconds, refilled over time', async () => {
-    svc = makeService();
+    svc = await makeService();
     let now = 0;
     const app = conforming(createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }, ROUTE_MODULES));
     const statuses = [];
@@ -175,7 +175,7 @@ describe('rate limiting and logs', () => {
   });
 
   it('no token or secret appears in any log line or error message', async () => {
-    svc = makeService();
+    svc = await makeService();
     const lines: string[] = [];
     const app = conforming(createApp({ ...svc.deps, options: { log: (e) => void lines.push(JSON.stringify(e)) } }, ROUTE_MODULES));
     await get(app, '/me', 'tok-inst');
@@ -192,7 +192,7 @@ describe('rate limiting and logs', () => {
 
 describe('CORS and remote JWKS', () => {
   it('--cors allows the configured origin only', async () => {
-    svc = makeService(undefined, { cors: 'https://app.example' });
+    svc = await makeService(undefined, { cors: 'https://app.example' });
     const pre = await svc.app.request('http://t/api/v1/courses', {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
@@ -200,7 +200,7 @@ describe('CORS and remote JWKS', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     const other = await svc.app.request('http://t/api/v1/health', { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
-    const none = makeService();
+    const none = await makeService();
     expect(
       (await none.app.request('http://t/api/v1/health', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin'),
     ).toBeNull();
@@ -215,7 +215,7 @@ describe('CORS and remote JWKS', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     try {
-      svc = makeService();
+      svc = await makeService();
       const app = conforming(
         createApp({ ...svc.deps, auth: bearerAuthenticator({ jwt: await createJwtVerifier({ jwks: `http://127.0.0.1:${port}/jwks.json` }) }) }, ROUTE_MODULES),
       );

@@ -40,7 +40,7 @@ function expectError(res: { status: number; body: { error: { code: string; messa
 
 describe('students and draft modules', () => {
   it('see neither a draft module nor anything in it, by list or by id; staff see it all', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     expect(ids(await svc.call('GET', '/courses/c1/modules', undefined, 'stu1'))).toEqual(['m1']);
     expect(ids(await svc.call('GET', '/courses/c1/modules', undefined, 'rev'))).toEqual(['m1', 'm2']);
     expect(ids(await svc.call('GET', '/courses/c1/assignments', undefined, 'stu1'))).toEqual(['a1', 'a2']);
@@ -61,7 +61,7 @@ describe('students and draft modules', () => {
   });
 
   it('once the module is published they see its published items (draft lessons stay hidden)', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     const res = await svc.call('POST', '/modules/m2/publish', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: 'm2', courseId: 'c1', title: 'Module Two', objective: '', position: 1, status: 'published' });
@@ -74,7 +74,7 @@ describe('students and draft modules', () => {
 
 describe('POST /modules/{moduleId}/publish|unpublish', () => {
   it('publishing twice changes nothing; unpublishing hides the module again', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     await svc.call('POST', '/modules/m2/publish', undefined, 'inst');
     expect((await svc.call('POST', '/modules/m2/publish', undefined, 'inst')).body.status).toBe('published');
     const back = await svc.call('POST', '/modules/m2/unpublish', undefined, 'inst');
@@ -84,7 +84,7 @@ describe('POST /modules/{moduleId}/publish|unpublish', () => {
   });
 
   it('unpublishing a module whose assignment has submissions is conflict naming it; nothing changes', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     const res = await svc.call('POST', '/modules/m1/unpublish', undefined, 'inst');
     expectError(res, 409, 'conflict', 'Student work would be lost: a1 ("Essay", 1 submission) would be hidden in a draft module. Nothing was changed.');
     expect(res.body.error.details).toEqual({ submissions: 1, assignments: [{ id: 'a1', title: 'Essay', submissions: 1, reason: 'module back to draft' }] });
@@ -92,7 +92,7 @@ describe('POST /modules/{moduleId}/publish|unpublish', () => {
   });
 
   it('students and reviewers may not; an unknown module is not-found', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     expectError(await svc.call('POST', '/modules/m1/publish', undefined, 'stu1'), 403, 'forbidden');
     expectError(await svc.call('POST', '/modules/m2/publish', undefined, 'rev'), 403, 'forbidden');
     expectError(await svc.call('POST', '/modules/nope/unpublish', undefined, 'inst'), 404, 'not-found', 'Module "nope" was not found.');
@@ -101,7 +101,7 @@ describe('POST /modules/{moduleId}/publish|unpublish', () => {
 
 describe('POST /courses/{courseId}/unpublish and /lessons/{lessonId}/unpublish', () => {
   it('a course goes back to draft (publishedAt cleared); a draft course stays as it is', async () => {
-    svc = makeService({ courses: [{ id: 'c1', title: 'Course One', status: 'published', publishedAt: '2026-11-01T00:00:00Z' }] });
+    svc = await makeService({ courses: [{ id: 'c1', title: 'Course One', status: 'published', publishedAt: '2026-11-01T00:00:00Z' }] });
     const res = await svc.call('POST', '/courses/c1/unpublish', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: 'c1', status: 'draft', publishedAt: null, updatedAt: '2026-11-22T08:30:00.000Z' });
@@ -111,7 +111,7 @@ describe('POST /courses/{courseId}/unpublish and /lessons/{lessonId}/unpublish',
   });
 
   it('a lesson goes back to draft: publishedAt cleared, students lose it and its blocks', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     expect((await svc.call('GET', '/blocks/b1', undefined, 'stu1')).status).toBe(200);
     const res = await svc.call('POST', '/lessons/l1/unpublish', undefined, 'inst');
     expect(res.body).toMatchObject({ id: 'l1', status: 'draft', publishedAt: null });
@@ -123,7 +123,7 @@ describe('POST /courses/{courseId}/unpublish and /lessons/{lessonId}/unpublish',
 
 describe('DELETE /lessons/{lessonId}', () => {
   it('deletes the lesson and its blocks; the lessons after it close the gap', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     const res = await svc.call('DELETE', '/lessons/l1', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, id: 'l1' });
@@ -136,7 +136,7 @@ describe('DELETE /lessons/{lessonId}', () => {
 
 describe('DELETE /assignments/{assignmentId}', () => {
   it('deletes an assignment without submissions and its instructions; the gap closes', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     await svc.call('POST', '/modules/m1/assignments', { title: 'Third', points: 1 }, 'inst');
     expect((await svc.call('DELETE', '/assignments/a2', undefined, 'inst')).body).toEqual({ ok: true, id: 'a2' });
     expect((await svc.call('GET', '/courses/c1/assignments')).body.map((a: { id: string; position: number }) => [a.id, a.position])).toEqual([
@@ -149,7 +149,7 @@ describe('DELETE /assignments/{assignmentId}', () => {
   });
 
   it('an assignment with submissions is conflict naming it; the submission stays', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     const res = await svc.call('DELETE', '/assignments/a1', undefined, 'inst');
     expectError(res, 409, 'conflict', 'Student work would be lost: a1 ("Essay", 1 submission) would be deleted. Nothing was changed.');
     expect(res.body.error.details.assignments).toEqual([{ id: 'a1', title: 'Essay', submissions: 1, reason: 'deleted' }]);
@@ -160,7 +160,7 @@ describe('DELETE /assignments/{assignmentId}', () => {
 
 describe('DELETE /modules/{moduleId}', () => {
   it('deletes a module with its lessons, blocks and assignments; the modules after it close the gap', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     await svc.call('POST', '/courses/c1/modules', { title: 'Three' }, 'inst');
     const res = await svc.call('DELETE', '/modules/m2', undefined, 'inst');
     expect(res.body).toEqual({ ok: true, id: 'm2' });
@@ -172,7 +172,7 @@ describe('DELETE /modules/{moduleId}', () => {
   });
 
   it('a module holding an assignment with submissions is conflict naming the assignment; nothing is deleted', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     const res = await svc.call('DELETE', '/modules/m1', undefined, 'inst');
     expectError(res, 409, 'conflict', 'Student work would be lost: a1 ("Essay", 1 submission) would be deleted. Nothing was changed.');
     expect((await svc.call('GET', '/modules/m1/lessons')).body).toHaveLength(2);
@@ -183,7 +183,7 @@ describe('DELETE /modules/{moduleId}', () => {
 
 describe('the OpenAPI document', () => {
   it('lists every lifecycle and round-trip operation', async () => {
-    svc = makeService();
+    svc = await makeService();
     const doc = (await svc.call('GET', '/openapi.json', undefined, null)).body;
     const ops = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
@@ -207,7 +207,7 @@ describe('the OpenAPI document', () => {
 
 describe('POST /blocks/{blockId}/move with lessonId', () => {
   it('moves a lesson block into another lesson of the course at a position; both lessons stay contiguous', async () => {
-    svc = lifecycle();
+    svc = await lifecycle();
     await svc.call('POST', '/lessons/l3/blocks', { type: 'divider' }, 'inst');
     const res = await svc.call('POST', '/blocks/b1/move', { position: 1, lessonId: 'l3' }, 'inst');
     expect(res.status).toBe(200);
@@ -225,7 +225,7 @@ describe('POST /blocks/{blockId}/move with lessonId', () => {
   });
 
   it("another course's lesson, an instruction block or a position past the end is invalid naming the field", async () => {
-    svc = makeService({
+    svc = await makeService({
       courses: [
         { id: 'c1', title: 'Course One' },
         { id: 'c2', title: 'Course Two' },

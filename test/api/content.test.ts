@@ -46,7 +46,7 @@ async function assignment(over: Record<string, unknown> = {}) {
 
 describe('lessons', () => {
   it('createLesson: a draft at the end of the module, courseId from the module', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await svc.call('POST', '/modules/m1/lessons', { title: 'One', minutes: 30 }, 'inst');
     const b = await svc.call('POST', '/modules/m1/lessons', { title: 'Two', minutes: 240 }, 'inst');
     expect(a.status).toBe(201);
@@ -62,7 +62,7 @@ describe('lessons', () => {
     [{ title: 'X' }, 'minutes', 'is required'],
     [{ title: 'X', minutes: 10, colour: 'red' }, 'colour', 'unknown field'],
   ])('invalid lesson %j -> 400 naming %s', async (body, path, message) => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/modules/m1/lessons', body, 'inst');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid');
@@ -70,7 +70,7 @@ describe('lessons', () => {
   });
 
   it('students see published lessons only; a draft by id is not-found; reviewers cannot create (403)', async () => {
-    svc = makeService();
+    svc = await makeService();
     const draft = (await svc.call('POST', '/modules/m1/lessons', { title: 'Draft', minutes: 5 }, 'inst')).body;
     const pub = (await svc.call('POST', '/modules/m1/lessons', { title: 'Pub', minutes: 5 }, 'inst')).body;
     const published = await svc.call('POST', `/lessons/${pub.id}/publish`, undefined, 'inst');
@@ -85,7 +85,7 @@ describe('lessons', () => {
   });
 
   it('moving a lesson shifts its siblings; a position beyond the end is invalid', async () => {
-    svc = makeService();
+    svc = await makeService();
     const ids = [];
     for (const t of ['A', 'B', 'C']) ids.push((await svc.call('POST', '/modules/m1/lessons', { title: t, minutes: 5 })).body.id);
     await svc.call('PATCH', `/lessons/${ids[2]}`, { position: 0 });
@@ -109,7 +109,7 @@ describe('blocks', () => {
     [{ type: 'marquee', text: 'x' }, 'type'],
     [{ type: 'paragraph', text: 'x'.repeat(20_001) }, 'text'],
   ])('invalid block %j -> 400 naming %s', async (body, path) => {
-    svc = makeService();
+    svc = await makeService();
     const lesson = (await svc.call('POST', '/modules/m1/lessons', { title: 'L', minutes: 5 })).body;
     const res = await svc.call('POST', `/lessons/${lesson.id}/blocks`, body);
     expect(res.status).toBe(400);
@@ -117,7 +117,7 @@ describe('blocks', () => {
   });
 
   it('all 11 variants are stored with complete fields; add, move, delete keep positions contiguous', async () => {
-    svc = makeService();
+    svc = await makeService();
     const lesson = (await svc.call('POST', '/modules/m1/lessons', { title: 'L', minutes: 5 })).body;
     const variants = [
       { type: 'heading', level: 1, text: 'Title' },
@@ -167,7 +167,7 @@ describe('blocks', () => {
   });
 
   it('editing makes a block human and keeps the old content; AI drafts are accepted or rejected', async () => {
-    svc = makeService();
+    svc = await makeService();
     const lesson = (await svc.call('POST', '/modules/m1/lessons', { title: 'L', minutes: 5 })).body;
     const provenance = { model: 'm', task: 'brief', generatedAt: '2026-11-20T10:00:00+02:00', sources: [{ id: 's', name: 'S' }], summary: 'made it' };
     const ai = (await svc.call('POST', `/lessons/${lesson.id}/blocks`, { type: 'paragraph', text: 'AI text', provenance })).body;
@@ -186,7 +186,7 @@ describe('blocks', () => {
   });
 
   it('rejecting an AI rewrite restores the previous content', async () => {
-    svc = makeService({
+    svc = await makeService({
       lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5 }],
       blocks: [
         { id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI rewrite', origin: 'ai', aiState: 'draft', previous: { type: 'paragraph', text: 'Original' } },
@@ -199,7 +199,7 @@ describe('blocks', () => {
 
 describe('assignments', () => {
   it('creates a draft with instructions; timestamps normalise to UTC', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     expect(a).toMatchObject({
       status: 'draft',
@@ -218,7 +218,7 @@ describe('assignments', () => {
   });
 
   it('PATCH changes only the given fields; dueAt null clears; rubric replaces', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     const res = await svc.call('PATCH', `/assignments/${a.id}`, { dueAt: null, rubric: [RUBRIC[0]] }, 'inst');
     expect(res.status).toBe(200);
@@ -228,7 +228,7 @@ describe('assignments', () => {
   });
 
   it('instructions replace: identity kept by id, unchanged blocks keep AI state, changed ones become human edits, others removed', async () => {
-    svc = makeService({
+    svc = await makeService({
       assignments: [
         {
           id: 'a1',
@@ -260,7 +260,7 @@ describe('assignments', () => {
   });
 
   it('an unknown instruction block id is invalid and nothing changes', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     const res = await svc.call('PATCH', `/assignments/${a.id}`, { title: 'New', instructions: [{ id: 'blk_nope', type: 'paragraph', text: 'x' }] });
     expect(res.status).toBe(400);
@@ -286,7 +286,7 @@ describe('assignments', () => {
     [{ categoryId: 'nope' }, 'categoryId'],
     [{ status: 'published' }, 'status'],
   ])('invalid PATCH %j -> 400 naming %s', async (body, path) => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     const res = await svc.call('PATCH', `/assignments/${a.id}`, body);
     expect(res.status).toBe(400);
@@ -294,7 +294,7 @@ describe('assignments', () => {
   });
 
   it('lists in course order (module position, assignment position, id); students see published ones; drafts are not-found to them', async () => {
-    svc = makeService({ modules: [{ id: 'm0', courseId: 'c1', title: 'Zero', position: 1 }] });
+    svc = await makeService({ modules: [{ id: 'm0', courseId: 'c1', title: 'Zero', position: 1 }] });
     const a = await assignment({ title: 'first in m1' });
     const b = (await svc.call('POST', '/modules/m0/assignments', { title: 'in m0', points: 5 })).body;
     const c = await assignment({ title: 'second in m1' });
@@ -307,7 +307,7 @@ describe('assignments', () => {
   });
 
   it('unpublishing an assignment with submissions is conflict', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     await svc.call('POST', `/assignments/${a.id}/publish`);
     await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'mine' }, 'stu1');
@@ -319,7 +319,7 @@ describe('assignments', () => {
 
 describe('submissions', () => {
   it('the field of the submission type, non-empty; attempts count up; drafts are not-found to students', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'x' }, 'stu1')).status).toBe(404);
     await svc.call('POST', `/assignments/${a.id}/publish`);
@@ -347,7 +347,7 @@ describe('submissions', () => {
   });
 
   it('link submissions must be http(s)', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment({ submissionType: 'link' });
     await svc.call('POST', `/assignments/${a.id}/publish`);
     expect((await svc.call('POST', `/assignments/${a.id}/submissions`, { link: 'javascript:alert(1)' }, 'stu1')).body.error.details).toEqual([
@@ -357,7 +357,7 @@ describe('submissions', () => {
   });
 
   it('students list their own; instructors all; reviewers may not read submissions', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const mine = (await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'a' }, 'stu1')).body;
@@ -372,7 +372,7 @@ describe('submissions', () => {
   });
 
   it('grading with a rubric: criteria name its criteria and levels, the score defaults to their sum; release returns it', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const sub = (await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'a' }, 'stu1')).body;
@@ -423,7 +423,7 @@ describe('submissions', () => {
     [{ score: -1 }, 'score'],
     [{ feedback: 'only words' }, 'score'],
   ])('invalid grade %j -> 400 naming %s', async (body, path) => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const sub = (await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'a' }, 'stu1')).body;
@@ -433,7 +433,7 @@ describe('submissions', () => {
   });
 
   it('students cannot grade (403); releasing an ungraded submission is conflict', async () => {
-    svc = makeService();
+    svc = await makeService();
     const a = await assignment();
     await svc.call('POST', `/assignments/${a.id}/publish`);
     const sub = (await svc.call('POST', `/assignments/${a.id}/submissions`, { text: 'a' }, 'stu1')).body;

@@ -28,7 +28,7 @@ const RUBRIC = [
  * a1 (published, instructions i1, a submission by stu1); m2 (published) with l4 (b4). c2 is
  * another course, taught by inst2, with module x1.
  */
-function authored(extra: Partial<DatasetInput> = {}): TestService {
+function authored(extra: Partial<DatasetInput> = {}): Promise<TestService> {
   return makeService({
     users: [{ id: 'inst2', name: 'Olga Other' }],
     tokens: [{ token: 'tok-inst2', userId: 'inst2', scopes: ['*'] as never }],
@@ -92,7 +92,7 @@ const EMPTY_KIND = { added: [], changed: [], moved: [], removed: [] };
 
 describe('GET /courses/{courseId}/content', () => {
   it('answers the course file with every id, the same as the export, plus contentRevision', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const exported = (await svc.call('GET', '/courses/c1/export')).body;
     expect(fileOf(doc)).toEqual(exported);
@@ -104,7 +104,7 @@ describe('GET /courses/{courseId}/content', () => {
   });
 
   it('every content change bumps the revision by one per changed row; reads, no-op writes, submissions and enrollments do not', async () => {
-    svc = authored();
+    svc = await authored();
     const rev = async () => (await content()).contentRevision as number;
     const r0 = await rev();
     await svc.call('GET', '/courses/c1/export');
@@ -136,7 +136,7 @@ describe('GET /courses/{courseId}/content', () => {
   });
 
   it('is for the course instructors and admins: reviewers and students 403, outsiders and unknown courses 404', async () => {
-    svc = authored();
+    svc = await authored();
     expect((await svc.call('GET', '/courses/c1/content', undefined, 'inst')).status).toBe(200);
     expect((await svc.call('GET', '/courses/c1/content', undefined, 'rev')).body.error.code).toBe('forbidden');
     expect((await svc.call('GET', '/courses/c1/content', undefined, 'stu1')).status).toBe(403);
@@ -149,7 +149,7 @@ describe('GET /courses/{courseId}/content', () => {
 
 describe('PUT /courses/{courseId}/content', () => {
   it('writing back what GET answered changes nothing: an empty plan, the same revision', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const res = await put(fileOf(doc), { expectedRevision: doc.contentRevision });
     expect(res.status).toBe(200);
@@ -172,7 +172,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it("an author's edits: rename a lesson, delete a block, reorder lessons, add an assignment with a rubric, move a block to another lesson", async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const file = fileOf(doc);
     const [l1, l2, l3] = file.modules[0].lessons;
@@ -217,7 +217,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('a dry run answers the same plan and writes nothing', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const file = fileOf(doc);
     file.course.title = 'Renamed course';
@@ -233,7 +233,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('reports the fewest moves: deleting a lesson moves nothing; reversing three moves two', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const file = fileOf(doc);
     file.modules[0].lessons.shift();
@@ -246,7 +246,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('changes fields of every kind, naming them', async () => {
-    svc = authored();
+    svc = await authored();
     const file = fileOf(await content());
     file.course.objectives = ['Read a chart'];
     file.modules[1].objective = 'Deeper still.';
@@ -264,7 +264,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('a stale expectedRevision is conflict naming both revisions; nothing is written', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     await svc.call('PATCH', '/lessons/l1', { title: 'Someone else was here' });
     const now = await content();
@@ -287,7 +287,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('expectedRevision null means "create": conflict for an existing course; a number for a missing course is conflict too', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const existing = await put(fileOf(doc), { expectedRevision: null });
     expect(existing.status).toBe(409);
@@ -300,7 +300,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it("creates a course that does not exist with the file's ids (admins); GET then answers the same file", async () => {
-    svc = authored();
+    svc = await authored();
     const file = fileOf(await content());
     file.course.id = 'c9';
     // New ids throughout: ids are unique across the store.
@@ -331,7 +331,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('only admins create: to anyone else a course that does not exist is not-found', async () => {
-    svc = authored();
+    svc = await authored();
     const file = { coursebookCourse: 1, course: { title: 'Mine' }, modules: [] };
     for (const who of ['inst', 'inst2', 'stu1', 'out']) {
       const res = await put(file, { expectedRevision: null }, who, 'c9');
@@ -342,7 +342,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it("instructors of the course may write it; another course's instructor gets not-found; reviewers and students forbidden", async () => {
-    svc = authored();
+    svc = await authored();
     const file = fileOf(await content());
     file.modules[0].lessons[2].title = 'By the instructor';
     expect((await put(file, {}, 'inst')).body.changes).toBe(1);
@@ -359,7 +359,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('student work is never lost: deleting, unpublishing or hiding an assignment with submissions is conflict naming it; nothing is written', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const cases: [string, (f: Doc) => void, string][] = [
       ['deleted', (f) => (f.modules[0].assignments = []), 'would be deleted'],
@@ -392,7 +392,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('ids of another course are conflict, named by their paths; nothing is written', async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const file = fileOf(doc);
     file.modules.push({ id: 'x1', title: 'Stolen', lessons: [{ id: 'l9', title: 'L', minutes: 5, blocks: [] }], assignments: [] });
@@ -407,7 +407,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('a file without ids, with an id twice, or naming another course is invalid, with paths', async () => {
-    svc = authored();
+    svc = await authored();
     const file = fileOf(await content());
     delete file.modules[0].lessons[1].id;
     file.modules[1].lessons[0].blocks[0].id = 'b1';
@@ -423,7 +423,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it("the body is a strict course file: an unknown field (say the GET answer's contentRevision) is invalid naming it", async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const res = await svc.call('PUT', '/courses/c1/content', doc);
     expect(res.status).toBe(400);
@@ -431,7 +431,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it("an assignment's category must be one of the setup's: invalid naming the path", async () => {
-    svc = authored();
+    svc = await authored();
     const file = fileOf(await content());
     file.modules[0].assignments[0].categoryId = 'nope';
     const res = await put(file);
@@ -442,7 +442,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it("the gradebook setup travels too: changed parts are named, the store's version goes up by one; a file without one leaves it", async () => {
-    svc = authored();
+    svc = await authored();
     const doc = await content();
     const file = fileOf(doc);
     file.gradebookSetup.categories = [
@@ -462,7 +462,7 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 
   it('publishing the course through a file passes the publish gate: not-ready while readiness blocks it, nothing written', async () => {
-    svc = authored();
+    svc = await authored();
     const gate = await svc.call('POST', '/courses/c1/publish');
     expect(gate.status).toBe(409);
     const doc = await content();
@@ -480,7 +480,7 @@ describe('PUT /courses/{courseId}/content', () => {
 
 describe('sync marks', () => {
   it('GET answers null until a mark is written; PUT records both revisions, the base file and the time', async () => {
-    svc = authored();
+    svc = await authored();
     const remote = 'https://courses.example.edu';
     const q = `/courses/c1/sync-mark?remote=${encodeURIComponent(remote)}`;
     expect((await svc.call('GET', q)).body).toEqual({ courseId: 'c1', remote, mark: null });
@@ -494,7 +494,7 @@ describe('sync marks', () => {
   });
 
   it('a mark needs a remote and a sound base file; students cannot read or write marks', async () => {
-    svc = authored();
+    svc = await authored();
     expect((await svc.call('GET', '/courses/c1/sync-mark')).body.error.details).toEqual([{ path: 'remote', message: 'is required' }]);
     const bad = await svc.call('PUT', '/courses/c1/sync-mark', { remote: 'r', remoteRevision: -1, localRevision: 1, base: {} });
     expect(bad.status).toBe(400);

@@ -36,7 +36,7 @@ const FILE = {
 
 describe('course files', () => {
   it('import creates the whole course; export of it re-imports to the same file', async () => {
-    svc = makeService();
+    svc = await makeService();
     const created = await svc.call('POST', '/courses/import', FILE);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ modules: 2, lessons: 2, blocks: 2, assignments: 1 });
@@ -45,7 +45,7 @@ describe('course files', () => {
     expect(exported.body.modules[0].lessons[0].blocks.map((b: { type: string }) => b.type)).toEqual(['heading', 'paragraph']);
     expect(exported.body.modules[0].assignments[0].instructions[0]).toMatchObject({ type: 'paragraph', text: 'Answer.' });
 
-    const other = makeService();
+    const other = await makeService();
     const again = await other.call('POST', '/courses/import', exported.body);
     expect(again.status).toBe(201);
     expect(again.body.courseId).toBe(created.body.courseId);
@@ -56,7 +56,7 @@ describe('course files', () => {
   });
 
   it('lists every problem with its nested path and writes nothing', async () => {
-    svc = makeService();
+    svc = await makeService();
     const bad = structuredClone(FILE) as any;
     bad.modules[1].lessons[0].minutes = 241;
     bad.modules[0].assignments[0].points = -2;
@@ -71,7 +71,7 @@ describe('course files', () => {
   });
 
   it('an id that already exists is conflict; only admins import; instructors export', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('POST', '/courses/import', { ...FILE, course: { ...FILE.course, id: 'c1' } })).status).toBe(409);
     expect((await svc.call('POST', '/courses/import', FILE, 'inst')).status).toBe(403);
     expect((await svc.call('GET', '/courses/c1/export', undefined, 'inst')).status).toBe(200);

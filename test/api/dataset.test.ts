@@ -4,15 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { dumpDataset, importDataset } from '../../src/store/dataset.js';
-import { openStore } from '../../src/store/db.js';
+import { openStore, type Store } from '../../src/store/db.js';
 import { sha256Hex } from '../../src/store/tokens.js';
 
 const demo = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../data/demo.json'), 'utf8'));
 const clock = fixedClock('2026-11-22T08:30:00Z');
 
-function importError(store: ReturnType<typeof openStore>, data: unknown, replace = false): AppError {
+async function importError(store: Store, data: unknown, replace = false): Promise<AppError> {
   try {
-    importDataset(store, clock, data, { replace });
+    await importDataset(store, clock, data, { replace });
   } catch (err) {
     if (err instanceof AppError) return err;
     throw err;
@@ -20,15 +20,15 @@ function importError(store: ReturnType<typeof openStore>, data: unknown, replace
   throw new Error('import did not fail');
 }
 
-const count = (store: ReturnType<typeof openStore>, table: string) => (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (store: Store, table: string) => ((await store.get(`SELECT COUNT(*) AS n FROM ${table}`)) as { n: number }).n;
 
 describe('dataset import', () => {
-  it('imports the demo dataset and gives courses without a setup the default one', () => {
-    const store = openStore(':memory:');
-    const summary = importDataset(store, clock, demo, { replace: false });
+  it('imports the demo dataset and gives courses without a setup the default one', async () => {
+    const store = await openStore(':memory:');
+    const summary = await importDataset(store, clock, demo, { replace: false });
     expect(summary).toMatchObject({ users: 29, courses: 1, submissions: demo.submissions.length, assignments: 7 });
-    importDataset(store, clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Second' }] }, { replace: false });
-    const setup = JSON.parse((store.db.prepare("SELECT setup FROM gradebook_setups WHERE course_id = 'c2'").get() as { setup: string }).setup);
+    await importDataset(store, clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Second' }] }, { replace: false });
+    const setup = JSON.parse(((await store.get("SELECT setup FROM gradebook_setups WHERE course_id = 'c2'")) as { setup: string }).setup);
     expect(setup).toMatchObject({
       courseId: 'c2',
       mode: 'points',
@@ -46,71 +46,71 @@ describe('dataset import', () => {
         },
       ],
     });
-    store.close();
+    await store.close();
   });
 
-  it('hashes plain fixture tokens; only the SHA-256 is stored', () => {
-    const store = openStore(':memory:');
-    importDataset(
+  it('hashes plain fixture tokens; only the SHA-256 is stored', async () => {
+    const store = await openStore(':memory:');
+    await importDataset(
       store,
       clock,
       { coursebook: 1, users: [{ id: 'u', name: 'U' }], tokens: [{ token: 'plain-secret', userId: 'u', scopes: ['*'] }] },
       { replace: false },
     );
-    const rows = store.db.prepare('SELECT * FROM tokens').all() as Record<string, unknown>[];
+    const rows = (await store.all('SELECT * FROM tokens')) as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_sha256).toBe(sha256Hex('plain-secret'));
     expect(JSON.stringify(rows)).not.toContain('plain-secret');
-    store.close();
+    await store.close();
   });
 
-  it('lists every problem with its path and writes nothing', () => {
-    const store = openStore(':memory:');
+  it('lists every problem with its path and writes nothing', async () => {
+    const store = await openStore(':memory:');
     const bad = structuredClone(demo);
     bad.assignments[3].points = -1;
     bad.lessons[0].minutes = 241;
     bad.modules[1].courseId = 'nope';
     bad.users.push({ id: 'usr_admin', name: 'Dup' });
     bad.blocks[0].level = 7;
-    const err = importError(store, bad);
+    const err = await importError(store, bad);
     expect(err.code).toBe('invalid');
     const paths = (err.details as { path: string }[]).map((p) => p.path);
     expect(paths).toEqual(expect.arrayContaining(['assignments[3].points', 'lessons[0].minutes', 'blocks[0].level']));
     expect(err.details).toEqual(expect.arrayContaining([{ path: 'assignments[3].points', message: 'must be >= 0' }]));
-    expect(count(store, 'users')).toBe(0);
-    store.close();
+    expect(await count(store, 'users')).toBe(0);
+    await store.close();
   });
 
-  it('checks references and positions after the shape, listing each', () => {
-    const store = openStore(':memory:');
+  it('checks references and positions after the shape, listing each', async () => {
+    const store = await openStore(':memory:');
     const bad = structuredClone(demo);
     bad.modules[1].courseId = 'nope';
     bad.users.push({ id: 'usr_admin', name: 'Dup' });
     bad.modules[2].position = 7;
-    const err = importError(store, bad);
+    const err = await importError(store, bad);
     expect(err.code).toBe('invalid');
     const paths = (err.details as { path: string }[]).map((p) => p.path);
     expect(paths).toEqual(expect.arrayContaining(['modules[1].courseId', `users[${bad.users.length - 1}]`]));
-    expect(count(store, 'courses')).toBe(0);
-    store.close();
+    expect(await count(store, 'courses')).toBe(0);
+    await store.close();
   });
 
-  it('importing over existing ids is a conflict unless replace', () => {
-    const store = openStore(':memory:');
-    importDataset(store, clock, demo, { replace: false });
-    const err = importError(store, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed' }] });
+  it('importing over existing ids is a conflict unless replace', async () => {
+    const store = await openStore(':memory:');
+    await importDataset(store, clock, demo, { replace: false });
+    const err = await importError(store, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed' }] });
     expect(err.code).toBe('conflict');
     expect(err.details).toEqual([{ path: 'users[0]', message: 'usr_admin already exists in the store' }]);
-    importDataset(store, clock, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed', admin: true }] }, { replace: true });
-    expect((store.db.prepare("SELECT name FROM users WHERE id = 'usr_admin'").get() as { name: string }).name).toBe('Renamed');
+    await importDataset(store, clock, { coursebook: 1, users: [{ id: 'usr_admin', name: 'Renamed', admin: true }] }, { replace: true });
+    expect(((await store.get("SELECT name FROM users WHERE id = 'usr_admin'")) as { name: string }).name).toBe('Renamed');
     // replace updates in place: the course's children are still there
-    expect(count(store, 'submissions')).toBe(demo.submissions.length);
-    store.close();
+    expect(await count(store, 'submissions')).toBe(demo.submissions.length);
+    await store.close();
   });
 
-  it('an unknown top-level key or record field is invalid and names itself', () => {
-    const store = openStore(':memory:');
-    const err = importError(store, { coursebook: 1, widgets: [], users: [{ id: 'u', name: 'U', colour: 'red' }] });
+  it('an unknown top-level key or record field is invalid and names itself', async () => {
+    const store = await openStore(':memory:');
+    const err = await importError(store, { coursebook: 1, widgets: [], users: [{ id: 'u', name: 'U', colour: 'red' }] });
     expect(err.details).toEqual(
       expect.arrayContaining([
         { path: 'widgets', message: 'unknown field' },
@@ -119,13 +119,13 @@ describe('dataset import', () => {
     );
   });
 
-  it('dump -> import into a new store -> dump gives the same bytes', () => {
-    const a = openStore(':memory:');
-    importDataset(a, clock, demo, { replace: false });
-    const first = dumpDataset(a);
-    const b = openStore(':memory:');
-    importDataset(b, fixedClock('2030-01-01T00:00:00Z'), JSON.parse(first), { replace: false });
-    expect(dumpDataset(b)).toBe(first);
+  it('dump -> import into a new store -> dump gives the same bytes', async () => {
+    const a = await openStore(':memory:');
+    await importDataset(a, clock, demo, { replace: false });
+    const first = await dumpDataset(a);
+    const b = await openStore(':memory:');
+    await importDataset(b, fixedClock('2030-01-01T00:00:00Z'), JSON.parse(first), { replace: false });
+    expect(await dumpDataset(b)).toBe(first);
     const parsed = JSON.parse(first);
     expect(parsed.tokens[0]).toHaveProperty('tokenSha256');
     expect(parsed.tokens[0]).not.toHaveProperty('token');
@@ -134,7 +134,7 @@ describe('dataset import', () => {
       expect(parsed[key]).toHaveLength(demo[key].length);
     }
     expect(parsed.courses[0]).toMatchObject({ id: demo.courses[0].id, title: demo.courses[0].title, objectives: demo.courses[0].objectives });
-    a.close();
-    b.close();
+    await a.close();
+    await b.close();
   });
 });

@@ -47,20 +47,20 @@ const twoCategorySetup = (courseId = 'c1') => ({
 
 describe('a new course starts with the Assignments category', () => {
   it('POST /courses', async () => {
-    svc = makeService();
+    svc = await makeService();
     const course = (await svc.call('POST', '/courses', { id: 'c2', title: 'New' })).body;
     expect(await categoriesOf(course.id)).toEqual([DEFAULT_CATEGORY('c2')]);
   });
 
   it('a template (POST /templates/{id}/courses)', async () => {
-    svc = makeService({ templates: [{ id: 'tpl', name: 'T' }] });
+    svc = await makeService({ templates: [{ id: 'tpl', name: 'T' }] });
     const res = await svc.call('POST', '/templates/tpl/courses', { id: 'c3', title: 'From T' });
     expect(res.status).toBe(201);
     expect(await categoriesOf('c3')).toEqual([DEFAULT_CATEGORY('c3')]);
   });
 
   it('a course file without a setup; its assignments without categoryId go into it, categoryId null stays in none', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/courses/import', {
       coursebookCourse: 1,
       course: { id: 'cf', title: 'Offline' },
@@ -85,7 +85,7 @@ describe('a new course starts with the Assignments category', () => {
   });
 
   it("a course file with its own setup: a missing categoryId means that setup's first category by position", async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/courses/import', {
       coursebookCourse: 1,
       course: { id: 'cg', title: 'Own setup' },
@@ -98,8 +98,8 @@ describe('a new course starts with the Assignments category', () => {
   });
 
   it('a dataset stays faithful: its assignments keep categoryId null, and a course without a setup gets the default', async () => {
-    svc = makeService();
-    importDataset(
+    svc = await makeService();
+    await importDataset(
       svc.store,
       svc.clock,
       {
@@ -117,7 +117,7 @@ describe('a new course starts with the Assignments category', () => {
 
 describe('an assignment created without categoryId', () => {
   it('goes into the default category of a new course, and counts in the export', async () => {
-    svc = makeService();
+    svc = await makeService();
     await svc.call('POST', '/courses', { id: 'c2', title: 'New' });
     const mod = (await svc.call('POST', '/courses/c2/modules', { title: 'M' })).body;
     const a = (await svc.call('POST', `/modules/${mod.id}/assignments`, { title: 'Essay 1', points: 10 })).body;
@@ -130,7 +130,7 @@ describe('an assignment created without categoryId', () => {
   });
 
   it('goes into the first category by position (then id), not the first listed', async () => {
-    svc = makeService({ gradebookSetups: [twoCategorySetup() as never] });
+    svc = await makeService({ gradebookSetups: [twoCategorySetup() as never] });
     const a = (await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10 })).body;
     expect(a.categoryId).toBe('late');
   });
@@ -138,20 +138,20 @@ describe('an assignment created without categoryId', () => {
   it('a tie on position goes to the smaller id (code-point order)', async () => {
     const setup = twoCategorySetup();
     setup.categories[0]!.position = 0;
-    svc = makeService({ gradebookSetups: [setup as never] });
+    svc = await makeService({ gradebookSetups: [setup as never] });
     expect((await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10 })).body.categoryId).toBe('early');
   });
 
   it('stays in no category when the setup has none, or when categoryId is null', async () => {
-    svc = makeService({ gradebookSetups: [{ ...twoCategorySetup(), categories: [] } as never] });
+    svc = await makeService({ gradebookSetups: [{ ...twoCategorySetup(), categories: [] } as never] });
     expect((await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10 })).body.categoryId).toBeNull();
     svc.close();
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10, categoryId: null })).body.categoryId).toBeNull();
   });
 
   it('an unknown categoryId is still invalid, naming the categories there are', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10, categoryId: 'quizzes' });
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({

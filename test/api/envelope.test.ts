@@ -24,20 +24,20 @@ async function expectEnvelope(res: Response, code: string, status: number) {
 
 describe('error envelope', () => {
   it('unknown route: not-found 404', async () => {
-    svc = makeService();
+    svc = await makeService();
     await expectEnvelope(await raw(svc, '/no/such/route'), 'not-found', 404);
     await expectEnvelope(await svc.app.request('http://test/elsewhere'), 'not-found', 404);
   });
 
   it('malformed JSON: invalid 400', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await raw(svc, '/courses', { method: 'POST', body: '{"title": ', headers: { 'content-type': 'application/json' } });
     const body = await expectEnvelope(res, 'invalid', 400);
     expect(JSON.stringify(body)).toMatch(/JSON/);
   });
 
   it('wrong content type: unsupported 415', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await raw(svc, '/courses', { method: 'POST', body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     await expectEnvelope(res, 'unsupported', 415);
     const text = await raw(svc, '/courses', { method: 'POST', body: '{"title":"x"}', headers: { 'content-type': 'text/plain' } });
@@ -45,7 +45,7 @@ describe('error envelope', () => {
   });
 
   it('body over 1 MiB: too-large 413, before parsing', async () => {
-    svc = makeService();
+    svc = await makeService();
     const big = JSON.stringify({ title: 'x', description: 'y'.repeat(1024 * 1024) });
     const res = await raw(svc, '/courses', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
     await expectEnvelope(res, 'too-large', 413);
@@ -53,7 +53,7 @@ describe('error envelope', () => {
   });
 
   it('the body limit is configurable (--max-body)', async () => {
-    svc = makeService(undefined, { maxBody: 100 });
+    svc = await makeService(undefined, { maxBody: 100 });
     const res = await raw(svc, '/courses', {
       method: 'POST',
       body: JSON.stringify({ title: 'x'.repeat(120) }),
@@ -63,7 +63,7 @@ describe('error envelope', () => {
   });
 
   it('validation: invalid 400 with one {path, message} per problem', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/courses', { title: '', descripton: 'typo', objectives: ['ok', 5] });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid');
@@ -78,21 +78,21 @@ describe('error envelope', () => {
   });
 
   it('a missing required field names itself', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/courses', {});
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'title', message: 'is required' }]);
   });
 
   it('a missing body where one is required is invalid, not a crash', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await raw(svc, '/courses', { method: 'POST' });
     expect([400, 415]).toContain(res.status);
     await res.json();
   });
 
   it('no token: unauthenticated 401 with WWW-Authenticate', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('GET', '/courses', undefined, null);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('unauthenticated');
@@ -100,14 +100,14 @@ describe('error envelope', () => {
   });
 
   it('an unknown token is unauthenticated and the message does not echo it', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.app.request('http://test/api/v1/courses', { headers: { authorization: 'Bearer sekrit-value-123' } });
     const body = await expectEnvelope(res, 'unauthenticated', 401);
     expect(JSON.stringify(body)).not.toContain('sekrit-value-123');
   });
 
   it('an unexpected exception is a 500 envelope without a stack trace', async () => {
-    svc = makeService();
+    svc = await makeService();
     const boom = [
       defineOperation({
         operationId: 'health',
@@ -133,13 +133,13 @@ describe('error envelope', () => {
 
 describe('health and openapi', () => {
   it('health needs no credential', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('GET', '/health', undefined, null);
     expect(res).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
 
   it('openapi.json is OpenAPI 3.1 and lists the routes with their security', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('GET', '/openapi.json', undefined, null);
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');

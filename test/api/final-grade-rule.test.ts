@@ -26,7 +26,7 @@ const STANDARD_BANDS = [
 ] as const;
 
 /** One quiz worth 10 in a single 100% category; Sam (stu1) scored 8, so his calculated grade is 80.0, B-. */
-function courseWithOneGrade(): TestService {
+function courseWithOneGrade(): Promise<TestService> {
   return makeService({
     assignments: [{ id: 'a1', moduleId: 'm1', title: 'Quiz 1', status: 'published', points: 10, dueAt: '2026-11-01T23:59:00Z', categoryId: 'q' }],
     submissions: [
@@ -100,7 +100,7 @@ async function overrideSam(service: TestService, override: { percent: number | n
 
 describe('the final grade rule: the grades view and the export agree', () => {
   it('without an override the final grade is the calculated one (8/10 = 80.0, B-)', async () => {
-    svc = courseWithOneGrade();
+    svc = await courseWithOneGrade();
     expect(await finalGradeOfSam(svc)).toEqual({
       api: { finalPercent: 80, finalLetter: 'B-' },
       csv: { overridePercent: '', finalPercent: '80.0', finalLetter: 'B-' },
@@ -116,7 +116,7 @@ describe('the final grade rule: the grades view and the export agree', () => {
     { percent: 61.25, finalPercent: 61.3, text: '61.3', letter: 'D-' },
     { percent: 70, finalPercent: 70, text: '70.0', letter: 'C-' },
   ])('an override of $percent% is final $text, $letter', async ({ percent, finalPercent, text, letter }) => {
-    svc = courseWithOneGrade();
+    svc = await courseWithOneGrade();
     await overrideSam(svc, { percent, letter: null });
     expect(await finalGradeOfSam(svc)).toEqual({
       api: { finalPercent, finalLetter: letter },
@@ -125,7 +125,7 @@ describe('the final grade rule: the grades view and the export agree', () => {
   });
 
   it('a letter override wins over the letter of the override percent', async () => {
-    svc = courseWithOneGrade();
+    svc = await courseWithOneGrade();
     await overrideSam(svc, { percent: 89.96, letter: 'B' });
     expect(await finalGradeOfSam(svc)).toEqual({
       api: { finalPercent: 90, finalLetter: 'B' },
@@ -134,7 +134,7 @@ describe('the final grade rule: the grades view and the export agree', () => {
   });
 
   it('a letter override alone keeps the calculated percent', async () => {
-    svc = courseWithOneGrade();
+    svc = await courseWithOneGrade();
     await overrideSam(svc, { percent: null, letter: 'A' });
     expect(await finalGradeOfSam(svc)).toEqual({
       api: { finalPercent: 80, finalLetter: 'A' },

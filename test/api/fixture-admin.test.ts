@@ -23,7 +23,7 @@ const CONTROL_ROUTES: [string, string, unknown?][] = [
 
 describe('control routes: enabled by --allow-admin, admins only', () => {
   it('every control route needs a credential (401), an admin (403) and a full-scope token (403)', async () => {
-    const f = fixture({}, { ...BASE_DATASET, tokens: [...BASE_DATASET.tokens!, { token: 'tok-narrow', userId: 'admin', scopes: ['people:read'] }] });
+    const f = await fixture({}, { ...BASE_DATASET, tokens: [...BASE_DATASET.tokens!, { token: 'tok-narrow', userId: 'admin', scopes: ['people:read'] }] });
     for (const [method, path, body] of CONTROL_ROUTES) {
       const none = await f.call(method, path, { body, as: null });
       expect([path, none.status, none.body.error.code]).toEqual([path, 401, 'unauthenticated']);
@@ -37,7 +37,7 @@ describe('control routes: enabled by --allow-admin, admins only', () => {
   });
 
   it('without --allow-admin the control routes do not exist (404) and are not in the OpenAPI document', async () => {
-    const f = fixture({ allowAdmin: false });
+    const f = await fixture({ allowAdmin: false });
     for (const [method, path, body] of CONTROL_ROUTES) {
       const res = await f.call(method, path, { body });
       expect([path, res.status, res.body.error.code]).toEqual([path, 404, 'not-found']);
@@ -48,14 +48,14 @@ describe('control routes: enabled by --allow-admin, admins only', () => {
   });
 
   it('--allow-reset alone enables only POST /_reset; --allow-admin enables it too', async () => {
-    const resetOnly = fixture({ allowAdmin: false, allowReset: true });
+    const resetOnly = await fixture({ allowAdmin: false, allowReset: true });
     expect((await resetOnly.call('POST', '/_reset')).status).toBe(200);
     expect((await resetOnly.call('GET', '/_admin/clock')).status).toBe(404);
-    expect((await fixture().call('POST', '/_reset')).status).toBe(200);
+    expect((await (await fixture()).call('POST', '/_reset')).status).toBe(200);
   });
 
   it('the OpenAPI document lists every control operation under the fixture-control tag, admin-only', async () => {
-    const doc = (await fixture().call('GET', '/openapi.json', { as: null })).body;
+    const doc = (await (await fixture()).call('GET', '/openapi.json', { as: null })).body;
     const ops = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; tags: string[]; 'x-coursebook-access': unknown }>>)
       .filter(([p]) => p.startsWith('/api/v1/_admin'))
       .flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => `${m.toUpperCase()} ${p} ${op.operationId} ${op.tags.join()}`));
@@ -79,7 +79,7 @@ describe('control routes: enabled by --allow-admin, admins only', () => {
 
 describe('request journal', () => {
   it('records method, path, query, status, caller, request id, bodies and times; never Authorization', async () => {
-    const f = fixture();
+    const f = await fixture();
     await f.call('GET', '/courses?limit=5&x=1', { as: 'inst' });
     await f.call('POST', '/courses', { body: { title: 'Journaled' } });
     await f.call('GET', '/health', { as: null });
@@ -109,7 +109,7 @@ describe('request journal', () => {
   });
 
   it('filters by method, path pattern and status (exact or class); limit keeps the newest; count agrees', async () => {
-    const f = fixture();
+    const f = await fixture();
     await f.call('GET', '/courses');
     await f.call('GET', '/courses/c1');
     await f.call('GET', '/courses/c1/modules');
@@ -128,7 +128,7 @@ describe('request journal', () => {
   });
 
   it('bad filters are invalid, naming the parameter (400, exit 3)', async () => {
-    const f = fixture();
+    const f = await fixture();
     for (const [query, path] of [
       ['?status=44', 'status'],
       ['?path=courses', 'path'],
@@ -142,7 +142,7 @@ describe('request journal', () => {
   });
 
   it('is bounded by --journal-size (the oldest go first); DELETE clears it; control routes are not journaled', async () => {
-    const f = fixture({ journalSize: 3 });
+    const f = await fixture({ journalSize: 3 });
     for (let i = 1; i <= 5; i++) await f.call('GET', `/courses/c${i}`);
     const kept = (await f.call('GET', '/_admin/requests')).body;
     expect(kept.map((e: any) => [e.seq, e.path])).toEqual([
@@ -154,13 +154,13 @@ describe('request journal', () => {
     expect((await f.call('GET', '/_admin/requests')).body).toEqual([]);
     await f.call('GET', '/courses');
     expect((await f.call('GET', '/_admin/requests')).body.map((e: any) => e.seq)).toEqual([6]);
-    const none = fixture({ journalSize: 0 });
+    const none = await fixture({ journalSize: 0 });
     await none.call('GET', '/courses');
     expect((await none.call('GET', '/_admin/requests/count')).body).toEqual({ count: 0 });
   });
 
   it('keeps at most 64 KiB of each body and says so', async () => {
-    const f = fixture();
+    const f = await fixture();
     const long = 'x'.repeat(70 * 1024);
     const res = await f.call('POST', '/courses', { body: { title: 'Long', extra: long } });
     expect(res.status).toBe(400);
@@ -173,7 +173,7 @@ describe('request journal', () => {
 
 describe('X-Request-Id and the request log', () => {
   it('every answer carries X-Request-Id: the caller’s when given, else a new one', async () => {
-    const f = fixture();
+    const f = await fixture();
     expect((await f.call('GET', '/health', { as: null })).headers.get('x-request-id')).toBe('req_0001');
     expect((await f.call('GET', '/courses', { headers: { 'x-request-id': 'ci-run-42/step-7' } })).headers.get('x-request-id')).toBe('ci-run-42/step-7');
     // Not 1..200 visible ASCII characters: replaced, never echoed into logs and headers.
@@ -181,13 +181,13 @@ describe('X-Request-Id and the request log', () => {
     expect((await f.call('GET', '/courses/nope')).headers.get('x-request-id')).toBe('req_0003');
     expect((await f.call('GET', '/_admin/clock')).headers.get('x-request-id')).toBe('req_0004');
     // Local mode (the CLI's in-process app) answers with one too.
-    const local = makeService();
+    const local = await makeService();
     expect((await local.call('GET', '/courses')).headers.get('x-request-id')).toMatch(/^req_\d{4}$/);
     local.close();
   });
 
   it('request log lines carry the time, query string, caller and request id', async () => {
-    const f = fixture();
+    const f = await fixture();
     await f.call('GET', '/courses?x=1', { as: 'inst', headers: { 'x-request-id': 'abc' } });
     expect(f.logs.at(-1)).toEqual({
       time: WALL,
@@ -207,7 +207,7 @@ describe('X-Request-Id and the request log', () => {
 
 describe('fault rules and delays', () => {
   it('a rule matches by method and path pattern; other requests are served', async () => {
-    const f = fixture();
+    const f = await fixture();
     const added = await f.call('POST', '/_admin/faults', { body: { method: 'post', path: '/courses', status: 503 } });
     expect(added).toMatchObject({
       status: 201,
@@ -239,7 +239,7 @@ describe('fault rules and delays', () => {
   });
 
   it('{name} and ** patterns, times, and the newest rule first', async () => {
-    const f = fixture();
+    const f = await fixture();
     await f.call('POST', '/_admin/faults', { body: { path: '/courses/{courseId}/**', status: 500, times: 2 } });
     await f.call('POST', '/_admin/faults', { body: { path: '/courses/c1/modules', code: 'conflict', message: 'Busy, try again.' } });
     // The newest rule wins where both match; a known code gives its status.
@@ -256,7 +256,7 @@ describe('fault rules and delays', () => {
   });
 
   it('delayMs and --delay wait before answering; control routes are never delayed or faulted', async () => {
-    const f = fixture({ delayMs: 25 });
+    const f = await fixture({ delayMs: 25 });
     await f.call('GET', '/courses');
     expect(f.slept).toEqual([25]);
     await f.call('POST', '/_admin/faults', { body: { path: '/**', delayMs: 1000 } });
@@ -271,7 +271,7 @@ describe('fault rules and delays', () => {
   });
 
   it('dropConnection sends no answer (in-process: a network error); the journal shows status null', async () => {
-    const f = fixture();
+    const f = await fixture();
     await f.call('POST', '/_admin/faults', { body: { method: 'GET', path: '/courses', dropConnection: true, times: 1 } });
     const dropped = await f.call('GET', '/courses');
     expect(dropped.res.type).toBe('error');
@@ -281,7 +281,7 @@ describe('fault rules and delays', () => {
   });
 
   it('a status alone gets the service’s code for it; GET lists, DELETE one or all', async () => {
-    const f = fixture();
+    const f = await fixture();
     const codes = [];
     for (const status of [404, 429, 418, 502]) codes.push((await f.call('POST', '/_admin/faults', { body: { path: '/x', status } })).body.code);
     expect(codes).toEqual(['not-found', 'rate-limited', 'fault', 'internal']);
@@ -293,7 +293,7 @@ describe('fault rules and delays', () => {
   });
 
   it('a rule that cannot work is invalid, naming the field', async () => {
-    const f = fixture();
+    const f = await fixture();
     const cases: [unknown, string][] = [
       [{ status: 503 }, 'path'],
       [{ path: 'courses', status: 503 }, 'path'],

@@ -18,7 +18,7 @@ const DEMO = readFileSync(join(import.meta.dirname, '../../data/demo.json'), 'ut
 
 describe('service clock', () => {
   it('GET reads it, PUT sets it, advance moves it; a reset restores the seed’s clock and clears fault rules', async () => {
-    const f = fixture();
+    const f = await fixture();
     expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: SEED_NOW, frozen: true });
     expect((await f.call('PUT', '/_admin/clock', { body: { now: '2027-03-01T12:00:00+02:00' } })).body).toEqual({
       now: '2027-03-01T10:00:00.000Z',
@@ -39,7 +39,7 @@ describe('service clock', () => {
 
   it('a running clock (no --now) runs on from where it is set, or stands still when frozen', async () => {
     let wall = Date.parse('2030-01-01T00:00:00Z');
-    const f = fixture({ now: undefined, deterministic: false, wallMs: () => wall });
+    const f = await fixture({ now: undefined, deterministic: false, wallMs: () => wall });
     expect((await f.call('GET', '/_admin/clock')).body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: false });
     await f.call('PUT', '/_admin/clock', { body: { now: '2026-06-01T00:00:00Z' } });
     wall += 5000;
@@ -54,7 +54,7 @@ describe('service clock', () => {
   });
 
   it('a bad time or a move outside years 0000..9999 is invalid, naming the field; the clock is unchanged', async () => {
-    const f = fixture();
+    const f = await fixture();
     for (const [method, path, body, field] of [
       ['PUT', '/_admin/clock', { now: 'tomorrow' }, 'now'],
       ['PUT', '/_admin/clock', { now: '2026-02-30T00:00:00Z' }, 'now'],
@@ -74,7 +74,7 @@ describe('service clock', () => {
     // Sam submits at 2026-11-22T08:30Z (on time). The clock moves 2 days; Tess submits at
     // 2026-11-24T08:30Z, 32.5 h late = 2 started days = 2 points off. Both are graded 9/10:
     // Sam 90% (A-), Tess 9 - 2 = 7/10 = 70% (C-).
-    const f = fixture(
+    const f = await fixture(
       {},
       {
         ...BASE_DATASET,
@@ -132,7 +132,7 @@ describe('service clock', () => {
 
 describe('deterministic ids cannot collide', () => {
   it('sequential ids skip every id the seed holds: POST /certificates on the demo seed is cert_0002 (it was a 500)', async () => {
-    const f = fixture({ now: undefined }, DEMO);
+    const f = await fixture({ now: undefined }, DEMO);
     const issued = await f.call('POST', '/certificates', { body: { userId: 'usr_s01', courseId: 'crs_data101', basis: 'completed' }, as: 'demo-admin-token' });
     expect(issued.status).toBe(201);
     expect(issued.body.id).toBe('cert_0002');
@@ -145,7 +145,7 @@ describe('deterministic ids cannot collide', () => {
 
   it('token secrets skip the secrets the seed holds', async () => {
     const taken = `cbk_fixture${'1'.padStart(36, '0')}`;
-    const f = fixture({}, { ...BASE_DATASET, tokens: [...BASE_DATASET.tokens!, { id: 'tok_0001', token: taken, userId: 'inst', scopes: ['*'] }] });
+    const f = await fixture({}, { ...BASE_DATASET, tokens: [...BASE_DATASET.tokens!, { id: 'tok_0001', token: taken, userId: 'inst', scopes: ['*'] }] });
     const created = await f.call('POST', '/tokens', { body: { name: 'ci', scopes: ['*'] } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 'tok_0002', token: `cbk_fixture${'2'.padStart(36, '0')}` });
@@ -153,7 +153,7 @@ describe('deterministic ids cannot collide', () => {
 
   it('a unique-constraint failure anywhere is a conflict (409, exit 6), never a 500', async () => {
     // An id source that does not consult the store (as before): cert_0001 is taken by the seed.
-    const svc: TestService = makeService({
+    const svc: TestService = await makeService({
       certificates: [
         { id: 'cert_0001', code: 'AAAA-BBBB-CCCC', userId: 'stu1', learnerName: 'S', courseId: 'c1', courseTitle: 'C', issuedAt: SEED_NOW, basis: 'completed' },
       ],
@@ -177,7 +177,7 @@ describe('deterministic ids cannot collide', () => {
 
 describe('rate-limit defaults', () => {
   it('an in-memory fixture has no rate limit unless --rate-limit is given: 150 quick requests, no 429', async () => {
-    const f = fixture();
+    const f = await fixture();
     const statuses = new Set<number>();
     for (let i = 0; i < 150; i++) {
       const res = await f.call('GET', '/me');
@@ -185,19 +185,19 @@ describe('rate-limit defaults', () => {
       expect(res.headers.get('ratelimit-limit')).toBeNull();
     }
     expect([...statuses]).toEqual([200]);
-    const limited = fixture({ rateLimit: '2/min' });
+    const limited = await fixture({ rateLimit: '2/min' });
     const three = [];
     for (let i = 0; i < 3; i++) three.push((await limited.call('GET', '/me')).status);
     expect(three).toEqual([200, 200, 429]);
   });
 
-  it('--rate-burst without --rate-limit on an in-memory store is refused (it would do nothing)', () => {
-    expect(() => fixture({ rateBurst: 5 })).toThrow('--rate-burst has no effect: with --memory the rate limit is off unless --rate-limit is given');
+  it('--rate-burst without --rate-limit on an in-memory store is refused (it would do nothing)', async () => {
+    await expect(fixture({ rateBurst: 5 })).rejects.toThrow('--rate-burst has no effect: with --memory the rate limit is off unless --rate-limit is given');
   });
 
   it('a file store keeps the limit by default, and every answer under it carries RateLimit-* headers', async () => {
     const s = await cliStore('empty');
-    const f = fixture({ db: s.db });
+    const f = await fixture({ db: s.db });
     const res = await f.call('GET', '/me');
     expect(res.status).toBe(200);
     // 600/min: a burst of 100, refilled at 10 a second.
@@ -206,12 +206,12 @@ describe('rate-limit defaults', () => {
     expect(['0', '1']).toContain(res.headers.get('ratelimit-reset'));
     // Public routes are under no limit.
     expect((await f.call('GET', '/health', { as: null })).headers.get('ratelimit-limit')).toBeNull();
-    f.store.close();
+    await f.store.close();
     s.cleanup();
   });
 
   it('hand-worked: 1/s with a burst of 3, headers on every answer and on the 429', async () => {
-    const svc = makeService();
+    const svc = await makeService();
     let now = 0;
     const app = createApp({ ...svc.deps, rateLimiter: tokenBucketLimiter({ perSecond: 1, burst: 3 }, () => now) }, ROUTE_MODULES);
     const seen: string[] = [];

@@ -74,7 +74,7 @@ describe('submissionForViewer (the one home of the rule)', () => {
 
 describe('every route that answers a submission, as the submitting student', () => {
   async function gradedSubmission() {
-    svc = makeService({ assignments: [{ id: 'a1', moduleId: 'm1', title: 'Essay', points: 6, status: 'published', rubric: RUBRIC }] });
+    svc = await makeService({ assignments: [{ id: 'a1', moduleId: 'm1', title: 'Essay', points: 6, status: 'published', rubric: RUBRIC }] });
     const sub = (await svc.call('POST', '/assignments/a1/submissions', { text: 'my essay' }, 'stu1')).body;
     const grade = await svc.call(
       'PUT',

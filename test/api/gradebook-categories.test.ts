@@ -50,7 +50,7 @@ const categoryOf = async (id: string) => (await svc.call('GET', `/assignments/${
 
 describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   it('removes an empty category at the expected version: version + 1, its place left to the others', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('DELETE', '/courses/c1/gradebook/categories/spare?expectedVersion=1', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ version: 2, updatedBy: 'inst', updatedAt: '2026-11-22T08:30:00.000Z' });
@@ -58,7 +58,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   });
 
   it('moves the assignments (drafts too) and the student notes with moveTo, in the same transaction', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('DELETE', '/courses/c1/gradebook/categories/quiz?expectedVersion=1&moveTo=lab', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body.categories.map((c: { id: string }) => c.id)).toEqual(['lab', 'spare']);
@@ -67,7 +67,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   });
 
   it('refuses a category that holds assignments without moveTo (409, the assignments listed), and changes nothing', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('DELETE', '/courses/c1/gradebook/categories/quiz?expectedVersion=1', undefined, 'inst');
     expect(res.status).toBe(409);
     expect(res.body.error).toEqual({
@@ -83,7 +83,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   });
 
   it('a stale expectedVersion is a conflict with the current version, before anything moves', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('DELETE', '/courses/c1/gradebook/categories/quiz?expectedVersion=0&moveTo=lab', undefined, 'inst');
     expect(res.status).toBe(409);
     expect(res.body.error).toEqual({
@@ -95,7 +95,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   });
 
   it('moveTo must be another category of the setup (400, naming moveTo); nothing moves', async () => {
-    svc = course();
+    svc = await course();
     const self = await svc.call('DELETE', '/courses/c1/gradebook/categories/quiz?expectedVersion=1&moveTo=quiz');
     expect(self.status).toBe(400);
     expect(self.body.error.details).toEqual([{ path: 'moveTo', message: 'must be another category than the one removed ("quiz")' }]);
@@ -108,7 +108,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   });
 
   it('an unknown category is not-found (404); a missing expectedVersion is invalid (400)', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('DELETE', '/courses/c1/gradebook/categories/nope?expectedVersion=1');
     expect(res.status).toBe(404);
     expect(res.body.error).toEqual({ code: 'not-found', message: 'Category "nope" is not in the gradebook setup of course "c1".' });
@@ -118,7 +118,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
   });
 
   it('a reviewer or a student may not remove one (403)', async () => {
-    svc = course();
+    svc = await course();
     for (const who of ['rev', 'stu1']) {
       const res = await svc.call('DELETE', '/courses/c1/gradebook/categories/spare?expectedVersion=1', undefined, who);
       expect(res.status).toBe(403);
@@ -128,7 +128,7 @@ describe('DELETE /courses/{courseId}/gradebook/categories/{categoryId}', () => {
 
 describe('POST /courses/{courseId}/assignments/category', () => {
   it('moves the listed assignments into a category and answers them in the order given', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'spare', assignmentIds: ['a4', 'a1'] }, 'inst');
     expect(res.status).toBe(200);
     expect(res.body.map((a: { id: string; categoryId: string }) => [a.id, a.categoryId])).toEqual([
@@ -139,7 +139,7 @@ describe('POST /courses/{courseId}/assignments/category', () => {
   });
 
   it('moves every assignment of a module (drafts too); categoryId null takes them out of every category', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'quiz', moduleId: 'm2' });
     expect(res.body.map((a: { id: string; categoryId: string }) => [a.id, a.categoryId])).toEqual([
       ['a3', 'quiz'],
@@ -150,7 +150,7 @@ describe('POST /courses/{courseId}/assignments/category', () => {
   });
 
   it('all or nothing: an unknown id, one of another course, a repeat or an unknown category is listed, and nothing moves', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'exams', assignmentIds: ['a1', 'nope', 'ax', 'a1'] });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid', message: '4 problems in the request.' });
@@ -164,7 +164,7 @@ describe('POST /courses/{courseId}/assignments/category', () => {
   });
 
   it('exactly one of assignmentIds and moduleId; a module of another course is invalid', async () => {
-    svc = course();
+    svc = await course();
     const both = await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'lab', assignmentIds: ['a1'], moduleId: 'm1' });
     expect(both.status).toBe(400);
     expect(both.body.error.details).toEqual([{ path: 'assignmentIds', message: 'give assignmentIds or moduleId (exactly one)' }]);
@@ -175,7 +175,7 @@ describe('POST /courses/{courseId}/assignments/category', () => {
   });
 
   it('a reviewer may not (403); an outsider does not see the course (404)', async () => {
-    svc = course();
+    svc = await course();
     expect((await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'lab', assignmentIds: ['a1'] }, 'rev')).status).toBe(403);
     expect((await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'lab', assignmentIds: ['a1'] }, 'out')).status).toBe(404);
   });

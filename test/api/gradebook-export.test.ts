@@ -40,7 +40,7 @@ const course = () =>
 
 describe('GET .../gradebook/export', () => {
   it('default layout: a category named Final is "Final (fin) %", so csv.DictReader keeps every column', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('GET', '/courses/c1/gradebook/export', undefined, 'inst');
     expect(res.status).toBe(200);
     // stu1: q 90, fin 75 -> (50*90 + 50*75)/100 = 82.5 -> B-. stu3: q 60, fin empty -> 60.0 -> D-. stu2: nothing; override letter B.
@@ -58,7 +58,7 @@ describe('GET .../gradebook/export', () => {
   });
 
   it('?layout=registrar: Student ID, Student, Email, Final %, Final Letter and nothing else', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('GET', '/courses/c1/gradebook/export?layout=registrar', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body.csv).toBe(
@@ -73,7 +73,7 @@ describe('GET .../gradebook/export', () => {
   });
 
   it('?bom=true starts the CSV with U+FEFF, in either layout', async () => {
-    svc = course();
+    svc = await course();
     const plain = (await svc.call('GET', '/courses/c1/gradebook/export?layout=registrar')).body.csv;
     const bom = (await svc.call('GET', '/courses/c1/gradebook/export?layout=registrar&bom=true')).body.csv;
     expect(bom).toBe(`\uFEFF${plain}`);
@@ -81,7 +81,7 @@ describe('GET .../gradebook/export', () => {
   });
 
   it('an unknown layout or bom value is invalid (400) naming the parameter', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('GET', '/courses/c1/gradebook/export?layout=canvas');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid', details: [{ path: 'layout', message: 'must be one of "default", "registrar"' }] });
@@ -91,7 +91,7 @@ describe('GET .../gradebook/export', () => {
   });
 
   it('a student may not export either layout (403)', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('GET', '/courses/c1/gradebook/export?layout=registrar', undefined, 'stu1');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');

@@ -75,7 +75,7 @@ const importing = (body: Record<string, unknown>, as = 'inst') => svc.call('POST
 
 describe('the export this course prints', () => {
   it('is what the header comment says (late deductions and missing zeros included)', async () => {
-    svc = course();
+    svc = await course();
     expect(await exportCsv()).toBe(
       [
         'Student,Student ID,Quiz 1 (a1),Quiz 2 (a2),Essay (a3),Bonus (a4),Later (a6),Quizzes %,Calculated %,Calculated Letter,Override %,Override Letter,Final %,Final Letter',
@@ -90,7 +90,7 @@ describe('the export this course prints', () => {
 
 describe('POST .../gradebook/import', () => {
   it('the export imported unedited changes nothing: every printed cell is unchanged, every empty one blank', async () => {
-    svc = course();
+    svc = await course();
     const sheet = readGradesSheet(await exportCsv());
     expect(sheet.problems).toEqual([]);
     const res = await importing({ items: sheet.items, rows: sheet.rows });
@@ -99,7 +99,7 @@ describe('POST .../gradebook/import', () => {
   });
 
   it('sets each changed cell as entered: regrades, grades the latest attempt, creates graded submissions; blanks stay', async () => {
-    svc = course();
+    svc = await course();
     const before = await exportCsv();
     const res = await importing({
       items: ITEMS,
@@ -146,7 +146,7 @@ describe('POST .../gradebook/import', () => {
   });
 
   it('keeps what a regrade does not change: criteria, feedback, release (a returned grade stays returned)', async () => {
-    svc = course();
+    svc = await course();
     await importing({ items: [ITEMS[0]], rows: [{ studentId: 'stu1', row: 3, scores: [9.5] }] });
     const sub = (await svc.call('GET', '/submissions/s11')).body;
     expect(sub).toMatchObject({
@@ -156,7 +156,7 @@ describe('POST .../gradebook/import', () => {
   });
 
   it('a created submission is graded, unreleased, dated at the due date when that has passed (never late), else now', async () => {
-    svc = course();
+    svc = await course();
     const res = await importing({ items: [ITEMS[2], ITEMS[4]], rows: [{ studentId: 'stu1', scores: [15, 7] }] });
     const [essay, later] = await Promise.all(res.body.changes.map((c: { submissionId: string }) => svc.call('GET', `/submissions/${c.submissionId}`)));
     expect(essay!.body).toMatchObject({ attempt: 1, state: 'graded', submittedAt: '2026-11-15T00:00:00.000Z', grade: { score: 15, releasedAt: null } });
@@ -164,7 +164,7 @@ describe('POST .../gradebook/import', () => {
   });
 
   it('dryRun answers the same plan and writes nothing; expectedPlan guards the apply against a changed gradebook', async () => {
-    svc = course();
+    svc = await course();
     const body = { items: ITEMS, rows: [{ studentId: 'stu1', row: 3, scores: [9, 7, 15, 2, null] }] };
     const dry = await importing({ ...body, dryRun: true });
     expect(dry.status).toBe(200);
@@ -190,7 +190,7 @@ describe('POST .../gradebook/import', () => {
   });
 
   it('lists every bad cell, row and column (unknown ids, other course, draft, not a student, negative, repeats) and writes nothing', async () => {
-    svc = course();
+    svc = await course();
     const res = await importing({
       items: [
         { itemId: 'a1', column: 3 },
@@ -227,28 +227,28 @@ describe('POST .../gradebook/import', () => {
   });
 
   it('a single problem is the message itself', async () => {
-    svc = course();
+    svc = await course();
     const res = await importing({ items: [ITEMS[0]], rows: [{ studentId: 'stu1', row: 3, scores: [-2] }] });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('row 3, column C: -2 is negative; a score is 0 or more; nothing was written.');
   });
 
   it('the body is the request schema: a string score is invalid naming its path', async () => {
-    svc = course();
+    svc = await course();
     const res = await importing({ items: [ITEMS[0]], rows: [{ studentId: 'stu1', scores: ['8'] }] });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'rows[0].scores[0]', message: 'must be a number' }]);
   });
 
   it('takes a whole gradebook: the import body limit applies, not --max-body', async () => {
-    svc = course({ maxBody: 100 });
+    svc = await course({ maxBody: 100 });
     const res = await importing({ items: ITEMS, rows: [{ studentId: 'stu1', row: 3, scores: [8, 7, 0, 2, null] }] });
     expect(res.status).toBe(200);
     expect((await svc.call('POST', '/courses', { title: 'x'.repeat(200) })).status).toBe(413);
   });
 
   it('a reviewer or a student may not import (403); an outsider does not see the course (404)', async () => {
-    svc = course();
+    svc = await course();
     const body = { items: [ITEMS[0]], rows: [{ studentId: 'stu1', scores: [10] }] };
     expect((await importing(body, 'rev')).status).toBe(403);
     expect((await importing(body, 'stu1')).status).toBe(403);

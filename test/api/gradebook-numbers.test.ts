@@ -3,12 +3,14 @@
  * bounded, so every value the service accepts can be graded: the values that used to make
  * every grades view and export of a course answer 500.
  */
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
 import { roundDecimalText } from '../../src/schemas/decimal.js';
 import { importDataset } from '../../src/store/dataset.js';
 import { makeService, type TestService } from '../helpers/app.js';
 import { cliStore } from '../helpers/cli-store.js';
+import { value } from '../helpers/store-sql.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -68,7 +70,7 @@ describe('scores a script sends are stored rounded and grade without error', () 
     [0.30000000000000004, 0.3],
     [6.666666666666666, 6.666667],
   ])('PUT grade {score: %s} answers the stored %s, and grades and export answer 200', async (score, stored) => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const res = await svc.call('PUT', '/submissions/s1/grade', { score }, 'inst');
     expect(res.status).toBe(200);
     expect(res.body.grade.score).toBe(stored);
@@ -78,7 +80,7 @@ describe('scores a script sends are stored rounded and grade without error', () 
   });
 
   it('a score over 1,000,000,000 is invalid naming score (9007199254740991 used to be stored and break the gradebook)', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const res = await svc.call('PUT', '/submissions/s1/grade', { score: 9007199254740991 }, 'inst');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid');
@@ -89,7 +91,7 @@ describe('scores a script sends are stored rounded and grade without error', () 
 
 describe('points', () => {
   it('10.000000000000002 is stored as 10 and 5e-324 as 0; both grade', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     expect((await svc.call('PATCH', '/assignments/a1', { points: 10.000000000000002 })).body.points).toBe(10);
     await gradesAndExportAnswer(svc);
     expect((await svc.call('PATCH', '/assignments/a1', { points: 5e-324 })).body.points).toBe(0);
@@ -97,7 +99,7 @@ describe('points', () => {
   });
 
   it('1e15 points is invalid naming points, on the API, in a dataset and in a course file', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const patched = await svc.call('PATCH', '/assignments/a1', { points: 1e15 });
     expect(patched.status).toBe(400);
     expect(patched.body.error.details).toEqual([{ path: 'points', message: 'must be <= 1000000000' }]);
@@ -108,14 +110,19 @@ describe('points', () => {
     });
     expect(file.status).toBe(400);
     expect(file.body.error.details).toEqual([{ path: 'modules[0].assignments[0].points', message: 'must be <= 1000000000' }]);
-    expect(() =>
+    await expect(
       importDataset(svc.store, svc.clock, { coursebook: 1, assignments: [{ id: 'big', moduleId: 'm1', title: 'Big', points: 1e15 }] }, { replace: false }),
-    ).toThrow(expect.objectContaining({ code: 'invalid', details: [{ path: 'assignments[0].points', message: 'must be <= 1000000000' }] }));
+    ).rejects.toThrow(expect.objectContaining({ code: 'invalid', details: [{ path: 'assignments[0].points', message: 'must be <= 1000000000' }] }));
   });
 
   it('a dataset and a course file store points rounded like the API does', async () => {
-    svc = gradedCourse();
-    importDataset(svc.store, svc.clock, { coursebook: 1, assignments: [{ id: 'a9', moduleId: 'm1', title: 'Nine', points: 0.1 + 0.2 }] }, { replace: false });
+    svc = await gradedCourse();
+    await importDataset(
+      svc.store,
+      svc.clock,
+      { coursebook: 1, assignments: [{ id: 'a9', moduleId: 'm1', title: 'Nine', points: 0.1 + 0.2 }] },
+      { replace: false },
+    );
     expect((await svc.call('GET', '/assignments/a9')).body.points).toBe(0.3);
     const file = await svc.call('POST', '/courses/import', {
       coursebookCourse: 1,
@@ -129,7 +136,7 @@ describe('points', () => {
 
 describe('setup percentages and caps', () => {
   it('late.percentPerPeriod and extraCredit.categoryCapPercent of 33.333333333333336 are stored as 33.333333 and grade', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
     const next = {
       ...setup,
@@ -145,7 +152,7 @@ describe('setup percentages and caps', () => {
   });
 
   it('a final-grade override percent is stored rounded', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const res = await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'Appeal', expectedVersion: 0, percent: 89.96000000000001 });
     expect(res.status).toBe(200);
     const history = await svc.call('GET', '/courses/c1/gradebook/students/stu1/final/history');
@@ -153,7 +160,7 @@ describe('setup percentages and caps', () => {
   });
 
   it('a rubric whose chosen levels add up past 1,000,000,000 is invalid naming criteria', async () => {
-    svc = makeService({
+    svc = await makeService({
       assignments: [
         {
           id: 'r1',
@@ -184,9 +191,9 @@ describe('setup percentages and caps', () => {
 
 describe('counters stay safe 53-bit integers', () => {
   it('a setup at version 9007199254740991 refuses a change with conflict (it used to store max int + 1)', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
-    importDataset(svc.store, svc.clock, { coursebook: 1, gradebookSetups: [{ ...setup, version: MAX_INT }] }, { replace: true });
+    await importDataset(svc.store, svc.clock, { coursebook: 1, gradebookSetups: [{ ...setup, version: MAX_INT }] }, { replace: true });
     const res = await svc.call('PUT', '/courses/c1/gradebook/setup', { ...setup, version: MAX_INT });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'conflict', details: { current: MAX_INT, limit: MAX_INT } });
@@ -194,7 +201,7 @@ describe('counters stay safe 53-bit integers', () => {
   });
 
   it('a next attempt after attempt 9007199254740991 is refused with conflict', async () => {
-    svc = makeService({
+    svc = await makeService({
       assignments: [{ id: 'a1', moduleId: 'm1', title: 'Quiz', status: 'published', points: 10 }],
       submissions: [{ id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: MAX_INT, submittedAt: '2026-11-02T10:00:00Z' }],
     });
@@ -205,7 +212,7 @@ describe('counters stay safe 53-bit integers', () => {
   });
 
   it('import refuses a final-override version above 4503599627370495, the largest expectedVersion a PUT takes', async () => {
-    svc = gradedCourse();
+    svc = await gradedCourse();
     const record = { courseId: 'c1', studentId: 'stu1', letter: 'A', percent: null, reason: 'r', updatedBy: 'inst', updatedAt: '2026-11-01T00:00:00Z' };
     const res = await svc.call('POST', '/import', { coursebook: 1, finalGrades: [{ ...record, version: 4503599627370496 }] });
     expect(res.status).toBe(400);
@@ -219,7 +226,7 @@ describe('counters stay safe 53-bit integers', () => {
 describe('attempts past 32 bits pick the right submission of record, through the grade cells too', () => {
   it('attempt 2147483648 beats 2147483647, and 4294967296 reads as graded, on the first read and from the cells after it', async () => {
     const setup = defaultGradebookSetup('c1', '2026-11-01T00:00:00Z', 'inst');
-    svc = makeService({
+    svc = await makeService({
       assignments: [
         { id: 'a1', moduleId: 'm1', title: 'Quiz', status: 'published', points: 10, categoryId: 'hw' },
         { id: 'a2', moduleId: 'm1', title: 'Essay', status: 'published', points: 10, categoryId: 'hw' },
@@ -247,7 +254,7 @@ describe('attempts past 32 bits pick the right submission of record, through the
       ]);
       expect(stu1.percent).toBe(80);
     }
-    expect(svc.store.db.prepare('SELECT count(*) FROM grade_cells').pluck().get()).toBeGreaterThan(0);
+    expect(await value(svc.store, 'SELECT count(*) FROM grade_cells')).toBeGreaterThan(0);
   });
 });
 

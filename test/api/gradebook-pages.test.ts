@@ -17,7 +17,7 @@ let svc: TestService;
 afterEach(() => svc?.close());
 
 /** A course with `n` students (names in reverse id order, so name order is not id order) and 3 graded items. */
-function bigCourse(n: number): TestService {
+function bigCourse(n: number): Promise<TestService> {
   const ids = Array.from({ length: n }, (_, i) => `s${String(i).padStart(4, '0')}`);
   const items = ['a1', 'a2', 'a3'];
   return makeService({
@@ -58,7 +58,7 @@ const BASE_STUDENTS = 2;
 
 describe('the grades view is paged', () => {
   it('100 students by default, the next page in a Link header, every student once in name order', async () => {
-    svc = bigCourse(250);
+    svc = await bigCourse(250);
     const seen: string[] = [];
     let path: string | null = '/courses/c1/gradebook/grades';
     const sizes: number[] = [];
@@ -71,19 +71,19 @@ describe('the grades view is paged', () => {
       path = link ? /^<\/api\/v1([^>]+)>; rel="next"$/.exec(link)![1]! : null;
     }
     expect(sizes).toEqual([100, 100, 50 + BASE_STUDENTS]);
-    const byName = listStudents(svc.store, 'c1').map((s) => s.id);
+    const byName = (await listStudents(svc.store, 'c1')).map((s) => s.id);
     expect(seen).toEqual(byName);
     expect(seen.slice(0, 2)).toEqual(['stu1', 's0249']); // Sam Student, then Student 0001
   });
 
   it('a page answers what the whole computation answers for its students, overrides included', async () => {
-    svc = bigCourse(30);
+    svc = await bigCourse(30);
     const page = await svc.call('GET', '/courses/c1/gradebook/grades?limit=1000');
     expect(page.headers.get('link')).toBeNull();
-    const setup = loadSetup(svc.store, 'c1');
-    const items = publishedItems(svc.store, 'c1');
-    const students = listStudents(svc.store, 'c1');
-    const records = loadSubmissionRecords(
+    const setup = await loadSetup(svc.store, 'c1');
+    const items = await publishedItems(svc.store, 'c1');
+    const students = await listStudents(svc.store, 'c1');
+    const records = await loadSubmissionRecords(
       svc.store,
       'c1',
       items.map((i) => i.id),
@@ -96,7 +96,7 @@ describe('the grades view is paged', () => {
   });
 
   it('limit is 1 to 1000; a cursor it did not give out is invalid', async () => {
-    svc = bigCourse(3);
+    svc = await bigCourse(3);
     for (const [query, path] of [
       ['limit=0', 'limit'],
       ['limit=1001', 'limit'],
@@ -112,27 +112,27 @@ describe('the grades view is paged', () => {
 
 describe('the export streams', () => {
   it('a course of 1,234 students (three slices) exports the same bytes as one whole rendering', async () => {
-    svc = bigCourse(1234);
+    svc = await bigCourse(1234);
     const res = await svc.app.request('http://test/api/v1/courses/c1/gradebook/export', { headers: { authorization: 'Bearer tok-admin' } });
     expect(res.status).toBe(200);
     const { csv } = (await res.json()) as { csv: string };
-    const setup = loadSetup(svc.store, 'c1');
-    const items = publishedItems(svc.store, 'c1');
-    const students = listStudents(svc.store, 'c1');
-    const records = loadSubmissionRecords(
+    const setup = await loadSetup(svc.store, 'c1');
+    const items = await publishedItems(svc.store, 'c1');
+    const students = await listStudents(svc.store, 'c1');
+    const records = await loadSubmissionRecords(
       svc.store,
       'c1',
       items.map((i) => i.id),
       students.map((s) => s.id),
     );
     const grades = computeCourseGrades({ setup, items, students, records, now: svc.clock.now() });
-    const overrides = listFinalGrades(svc.store, 'c1');
+    const overrides = await listFinalGrades(svc.store, 'c1');
     expect(csv).toBe(renderGradebookCsv({ setup, items, students, grades, overrides }));
     expect(csv.split('\r\n')).toHaveLength(1234 + BASE_STUDENTS + 3);
   });
 
   it('layout and bom hold over a stream; a course that does not exist is an ordinary 404', async () => {
-    svc = bigCourse(2);
+    svc = await bigCourse(2);
     const registrar = await svc.call('GET', '/courses/c1/gradebook/export?layout=registrar&bom=true');
     expect(registrar.body.csv.startsWith('\uFEFFStudent ID,Student,Email,Final %,Final Letter\r\n')).toBe(true);
     const missing = await svc.call('GET', '/courses/nope/gradebook/export');
@@ -143,11 +143,11 @@ describe('the export streams', () => {
 
 describe('grading off the event loop', () => {
   it("serve's worker-thread grader answers exactly what the in-thread grader answers", async () => {
-    svc = bigCourse(40);
-    const setup = loadSetup(svc.store, 'c1');
-    const items = publishedItems(svc.store, 'c1');
-    const students = listStudents(svc.store, 'c1');
-    const records = loadSubmissionRecords(
+    svc = await bigCourse(40);
+    const setup = await loadSetup(svc.store, 'c1');
+    const items = await publishedItems(svc.store, 'c1');
+    const students = await listStudents(svc.store, 'c1');
+    const records = await loadSubmissionRecords(
       svc.store,
       'c1',
       items.map((i) => i.id),

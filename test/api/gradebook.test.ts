@@ -67,7 +67,7 @@ const course = () =>
 
 describe('gradebook setup', () => {
   it('every course has the default setup from the start', async () => {
-    svc = makeService();
+    svc = await makeService();
     const created = await svc.call('POST', '/courses', { title: 'New' });
     const res = await svc.call('GET', `/courses/${created.body.id}/gradebook/setup`);
     expect(res.status).toBe(200);
@@ -98,21 +98,21 @@ describe('gradebook setup', () => {
   });
 
   it('replace bumps the version and sets updatedBy/updatedAt itself', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ version: 1, updatedBy: 'forged', updatedAt: 'forged' }), 'inst');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ version: 2, updatedBy: 'inst', updatedAt: '2026-11-22T08:30:00.000Z' });
   });
 
   it('a stale version is conflict with the current version in details', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ version: 0 }));
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'conflict', details: { currentVersion: 1 } });
   });
 
   it('is strict at every level: an extra property anywhere is invalid and named', async () => {
-    svc = course();
+    svc = await course();
     const s = setup() as Record<string, any>;
     s.late.bonus = 1;
     s.categories[0].drop.extra = true;
@@ -129,7 +129,7 @@ describe('gradebook setup', () => {
   });
 
   it('checks limits: weight over 100, graceMinutes over 525600, 101 categories, keepAtLeast 0', async () => {
-    svc = course();
+    svc = await course();
     const s = setup() as Record<string, any>;
     s.categories[0].weight = 100.5;
     s.late.graceMinutes = 525601;
@@ -155,7 +155,7 @@ describe('gradebook setup', () => {
   });
 
   it('courseId must match the path, category courseIds too, and category ids are unique', async () => {
-    svc = course();
+    svc = await course();
     const s = setup({ courseId: 'other' }) as Record<string, any>;
     s.categories[1].courseId = 'other';
     s.categories[1].id = 'q';
@@ -165,14 +165,14 @@ describe('gradebook setup', () => {
   });
 
   it('an unknown rulesVersion is unsupported (415)', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ rulesVersion: 2 }));
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('unsupported');
   });
 
   it('students and reviewers cannot read the setup (forbidden); outsiders get not-found', async () => {
-    svc = course();
+    svc = await course();
     expect((await svc.call('GET', '/courses/c1/gradebook/setup', undefined, 'stu1')).status).toBe(403);
     expect((await svc.call('GET', '/courses/c1/gradebook/setup', undefined, 'rev')).status).toBe(403);
     expect((await svc.call('GET', '/courses/c1/gradebook/setup', undefined, 'out')).status).toBe(404);
@@ -181,7 +181,7 @@ describe('gradebook setup', () => {
 
 describe('setup checks and dismissals', () => {
   it('lists firing checks; dismissing bumps the version; dismissing again changes nothing; undo restores', async () => {
-    svc = course();
+    svc = await course();
     // weights 40 + 50 = 90: weights-not-100 fires for the course
     await svc.call(
       'PUT',
@@ -210,21 +210,21 @@ describe('setup checks and dismissals', () => {
   });
 
   it('dismissing a check that does not fire is not-found naming code and target', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('POST', '/courses/c1/gradebook/setup/dismiss', { code: 'late-no-cap', target: 'late' });
     expect(res.status).toBe(404);
     expect(res.body.error.message).toMatch(/late-no-cap.*late/);
   });
 
   it('an unknown code is invalid', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('POST', '/courses/c1/gradebook/setup/dismiss', { code: 'nope', target: 'course' });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('code');
   });
 
   it('more than 200 dismissals is conflict', async () => {
-    svc = course();
+    svc = await course();
     const filler = Array.from({ length: 200 }, (_, i) => ({ code: 'category-empty', target: `gone${i}`, by: 'inst', at: '2026-11-01T00:00:00.000Z' }));
     const s = setup({
       dismissedChecks: filler,
@@ -246,7 +246,7 @@ describe('grades and export', () => {
   // submitted but not graded (pending, excluded) so Essays is empty and Quizzes takes all
   // the weight: 50.0 -> F.
   it('computes per category and course results with letters', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('GET', '/courses/c1/gradebook/grades', undefined, 'inst');
     expect(res.status).toBe(200);
     const [sam, tess] = res.body.students;
@@ -255,7 +255,7 @@ describe('grades and export', () => {
   });
 
   it('exports the exact CSV layout', async () => {
-    svc = course();
+    svc = await course();
     const res = await svc.call('GET', '/courses/c1/gradebook/export', undefined, 'inst');
     expect(res.status).toBe(200);
     expect(res.body.csv).toBe(
@@ -270,7 +270,7 @@ describe('grades and export', () => {
   });
 
   it('a later export sees every change since the last one (regrades, a new submission)', async () => {
-    svc = course();
+    svc = await course();
     const rows = async () => ((await svc.call('GET', '/courses/c1/gradebook/export', undefined, 'inst')).body.csv as string).split('\r\n');
     expect((await rows())[2]).toBe('Sam Student,stu1,8,9,45,85.0,90.0,88.0,B+,,,88.0,B+');
     // Regrade quiz 1 of Sam: 10 + 9 = 19/20 = 95%; 0.4 * 95 + 0.6 * 90 = 92.0 A-
@@ -289,7 +289,7 @@ describe('grades and export', () => {
   });
 
   it('an override shows in the export without changing the calculated columns', async () => {
-    svc = course();
+    svc = await course();
     const set = await svc.call(
       'PUT',
       '/courses/c1/gradebook/students/stu2/final',
@@ -308,7 +308,7 @@ describe('grades and export', () => {
 
 describe("a student's own view", () => {
   it('counts released grades only; others are pending', async () => {
-    svc = course();
+    svc = await course();
     // Release quiz 2 (9/10) and the essay (45/50); quiz 1 (8/10) stays unreleased.
     for (const id of ['s2', 's3']) expect((await svc.call('POST', `/submissions/${id}/release`, undefined, 'inst')).status).toBe(200);
     const res = await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1');
@@ -323,7 +323,7 @@ describe("a student's own view", () => {
 
 describe('final grade overrides', () => {
   it('has a version per student, a conflict for a stale one, and an append-only history', async () => {
-    svc = course();
+    svc = await course();
     expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r1', expectedVersion: 0, letter: 'A' })).body).toEqual({
       ok: true,
       version: 1,
@@ -344,7 +344,7 @@ describe('final grade overrides', () => {
   });
 
   it('rejects a letter outside the scheme, a missing reason, and a non-student', async () => {
-    svc = course();
+    svc = await course();
     const bad = await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'x', expectedVersion: 0, letter: 'E' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('letter');
@@ -355,7 +355,7 @@ describe('final grade overrides', () => {
   });
 
   it('20 parallel writes with the same expectedVersion: exactly one succeeds', async () => {
-    svc = course();
+    svc = await course();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: `writer ${i}`, expectedVersion: 0, percent: 50 + i }),

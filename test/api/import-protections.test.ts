@@ -47,7 +47,7 @@ const whoAmI = (token: string) => svc.app.request('http://t/api/v1/me', { header
 
 describe('a revoked token stays revoked', () => {
   it('importing the same token again with replace keeps its revocation (matched by id)', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await importDataset(SEED, false)).status).toBe(200);
     expect((await whoAmI('ci-secret')).status).toBe(200);
     expect((await svc.call('DELETE', '/tokens/tk_ci', undefined, 'inst')).status).toBe(200);
@@ -58,7 +58,7 @@ describe('a revoked token stays revoked', () => {
   });
 
   it('matched by secret too: the same secret given as tokenSha256 stays revoked', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(SEED, false);
     await svc.call('DELETE', '/tokens/tk_ci', undefined, 'inst');
     const byHash = { coursebook: 1, tokens: [{ id: 'tk_ci', tokenSha256: sha256Hex('ci-secret'), userId: 'inst', scopes: ['*'], revokedAt: null }] };
@@ -67,7 +67,7 @@ describe('a revoked token stays revoked', () => {
   });
 
   it('a token the file itself revokes is revoked; an unrevoked one keeps working', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(
       {
         coursebook: 1,
@@ -85,7 +85,7 @@ describe('a revoked token stays revoked', () => {
 
 describe('no secret is stored twice (it used to answer 500)', () => {
   it('two tokens of one file with the same secret: 400 naming the second, nothing imported', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await importDataset(
       {
         coursebook: 1,
@@ -104,7 +104,7 @@ describe('no secret is stored twice (it used to answer 500)', () => {
   });
 
   it('a secret already stored under another id: 400 naming the token and the stored id', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(SEED, false);
     for (const replace of [false, true]) {
       const res = await importDataset({ coursebook: 1, tokens: [{ id: 'tk_other', token: 'ci-secret', userId: 'inst', scopes: ['*'] }] }, replace);
@@ -116,7 +116,7 @@ describe('no secret is stored twice (it used to answer 500)', () => {
 
 describe('final-grade history is never appended twice', () => {
   it('the same history imported again (replace or not) adds nothing: one entry per version', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(SEED, false);
     expect((await importDataset({ coursebook: 1, finalGradeHistory: [HISTORY_1] }, false)).status).toBe(200);
     expect((await importDataset(SEED, true)).status).toBe(200);
@@ -125,7 +125,7 @@ describe('final-grade history is never appended twice', () => {
   });
 
   it('entries of versions the store does not hold yet are added', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(SEED, false);
     const second = { ...HISTORY_1, version: 2, oldLetter: 'B', newLetter: 'A', reason: 'regraded' };
     await importDataset({ coursebook: 1, finalGrades: [{ ...FINAL_1, letter: 'A', version: 2 }], finalGradeHistory: [HISTORY_1, second] }, true);
@@ -138,7 +138,7 @@ describe('final-grade history is never appended twice', () => {
 
 describe('replacing an override never moves its version back', () => {
   it('after acknowledged changes, a replace with the older override becomes the next version, recorded in the history', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(SEED, false);
     // Two acknowledged changes: versions 2 and 3.
     expect((await svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'r2', expectedVersion: 1, letter: 'A' }, 'inst')).body).toEqual({
@@ -169,7 +169,7 @@ describe('replacing an override never moves its version back', () => {
   });
 
   it('a replace with what the override already says changes nothing (no new version)', async () => {
-    svc = makeService();
+    svc = await makeService();
     await importDataset(SEED, false);
     await importDataset(SEED, true);
     await importDataset(SEED, true);

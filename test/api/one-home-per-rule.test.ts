@@ -26,7 +26,7 @@ const BAD_RUBRIC = {
 
 describe('a course names an installed rubric, on every creation and change path', () => {
   it('POST /courses with an unknown rubricId is invalid naming rubricId, like PATCH (it used to answer 201)', async () => {
-    svc = makeService();
+    svc = await makeService();
     const created = await svc.call('POST', '/courses', { title: 'T', rubricId: 'nope' });
     const patched = await svc.call('PATCH', '/courses/c1', { rubricId: 'nope' });
     for (const res of [created, patched]) {
@@ -38,7 +38,7 @@ describe('a course names an installed rubric, on every creation and change path'
   });
 
   it('a course file naming an unknown rubric is refused with the same message, and nothing is written', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/courses/import', { coursebookCourse: 1, course: { title: 'Offline', rubricId: 'nope' } });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'courses[0].rubricId', message: 'no rubric "nope" is installed (see coursebook rubrics list)' }]);
@@ -46,35 +46,40 @@ describe('a course names an installed rubric, on every creation and change path'
   });
 
   it('a dataset may name a rubric it brings along, not one that is nowhere', async () => {
-    svc = makeService();
+    svc = await makeService();
     const known = (await svc.call('GET', '/rubrics/course-essentials')).body.standards[0].items[1].check;
     const rubric = {
       ...BAD_RUBRIC,
       id: 'mine',
       standards: [{ ...BAD_RUBRIC.standards[0]!, items: [{ ...BAD_RUBRIC.standards[0]!.items[0]!, check: known }] }],
     };
-    expect(() =>
+    await expect(
       importDataset(svc.store, svc.clock, { coursebook: 1, courses: [{ id: 'c2', title: 'Two', rubricId: 'missing' }] }, { replace: false }),
-    ).toThrow(
+    ).rejects.toThrow(
       expect.objectContaining({
         code: 'invalid',
         details: [{ path: 'courses[0].rubricId', message: 'no rubric "missing" is installed (see coursebook rubrics list)' }],
       }),
     );
-    importDataset(svc.store, svc.clock, { coursebook: 1, rubrics: [rubric], courses: [{ id: 'c2', title: 'Two', rubricId: 'mine' }] }, { replace: false });
+    await importDataset(
+      svc.store,
+      svc.clock,
+      { coursebook: 1, rubrics: [rubric], courses: [{ id: 'c2', title: 'Two', rubricId: 'mine' }] },
+      { replace: false },
+    );
     expect((await svc.call('GET', '/courses/c2/readiness')).body.rubricId).toBe('mine');
   });
 });
 
 describe('a standards rubric is sound wherever it comes from', () => {
   it('an automatic item with an unknown check is refused by POST /rubrics and by a dataset import alike (import used to accept it)', async () => {
-    svc = makeService();
+    svc = await makeService();
     const posted = await svc.call('POST', '/rubrics', BAD_RUBRIC);
     expect(posted.status).toBe(400);
     expect(posted.body.error.details).toEqual([{ path: 'standards[0].items[0].check', message: 'unknown check "no-such-check"' }]);
     let thrown: { code?: string; details?: unknown } = {};
     try {
-      importDataset(svc.store, svc.clock, { coursebook: 1, rubrics: [BAD_RUBRIC] }, { replace: false });
+      await importDataset(svc.store, svc.clock, { coursebook: 1, rubrics: [BAD_RUBRIC] }, { replace: false });
     } catch (err) {
       thrown = err as typeof thrown;
     }
@@ -84,7 +89,7 @@ describe('a standards rubric is sound wherever it comes from', () => {
   });
 
   it('the import route answers the same 400 for the same rubric', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/import', { coursebook: 1, rubrics: [BAD_RUBRIC] });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'rubrics[0].standards[0].items[0].check', message: 'unknown check "no-such-check"' }]);
@@ -93,7 +98,7 @@ describe('a standards rubric is sound wherever it comes from', () => {
 
 describe('a gradebook setup is sound wherever it comes from', () => {
   it('duplicate category ids are refused by PUT .../setup, by a course file and by a dataset', async () => {
-    svc = makeService();
+    svc = await makeService();
     const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
     const category = {
       id: 'hw',
@@ -123,7 +128,7 @@ describe('a gradebook setup is sound wherever it comes from', () => {
   });
 
   it('an unknown rules edition is unsupported on PUT and listed as a problem by an import', async () => {
-    svc = makeService();
+    svc = await makeService();
     const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
     const put = await svc.call('PUT', '/courses/c1/gradebook/setup', { ...setup, rulesVersion: 2 });
     expect(put.status).toBe(415);
@@ -136,7 +141,7 @@ describe('a gradebook setup is sound wherever it comes from', () => {
 
 describe('every new course gets its gradebook setup', () => {
   it('from POST /courses, a template and a course file alike', async () => {
-    svc = makeService();
+    svc = await makeService();
     const direct = (await svc.call('POST', '/courses', { title: 'Direct' })).body.id;
     await svc.call('POST', '/templates', { id: 'tpl', name: 'Template' });
     const fromTemplate = (await svc.call('POST', '/templates/tpl/courses', { title: 'From template' })).body.id;
@@ -149,7 +154,7 @@ describe('every new course gets its gradebook setup', () => {
 
 describe('the publish gate holds on every path that publishes', () => {
   it('a course file that says published is refused like POST /publish, naming the same blocking items', async () => {
-    svc = makeService();
+    svc = await makeService();
     await svc.call('POST', '/courses', { id: 'thin', title: 'Thin' });
     const published = await svc.call('POST', '/courses/thin/publish');
     expect(published.status).toBe(409);
@@ -166,7 +171,7 @@ describe('random draws come from the injected id source', () => {
   it('certificate codes repeat exactly under sequential ids (serve --deterministic)', async () => {
     const codes: string[] = [];
     for (let run = 0; run < 2; run++) {
-      svc = makeService();
+      svc = await makeService();
       const issued = await svc.call('POST', '/certificates', { userId: 'stu1', courseId: 'c1', basis: 'completed' });
       expect(issued.status).toBe(201);
       codes.push(issued.body.code);
@@ -176,7 +181,7 @@ describe('random draws come from the injected id source', () => {
   });
 
   it('token secrets too, with the shape of a random one', async () => {
-    svc = makeService();
+    svc = await makeService();
     const created = await svc.call('POST', '/tokens', { name: 'ci', scopes: ['*'] });
     expect(created.body.token).toMatch(/^cbk_fixture0+1$/);
     expect(created.body.token).toHaveLength(47);

@@ -12,7 +12,7 @@ let svc: TestService;
 afterEach(() => svc?.close());
 
 async function servedDocument(): Promise<{ doc: OpenApiDocument; etag: string; text: string }> {
-  svc = makeService();
+  svc = await makeService();
   const res = await svc.app.request('http://t/api/v1/openapi.json');
   expect(res.status).toBe(200);
   const text = await res.text();
@@ -110,7 +110,7 @@ describe('the conformance checker (what makeService runs on every answer)', () =
   });
 
   it('a response that breaks the document fails the request it answers', async () => {
-    svc = makeService();
+    svc = await makeService();
     // A student's grade view through the checked app conforms; a forged document mismatch would throw.
     const mine = await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1');
     expect(mine.status).toBe(200);
@@ -138,7 +138,7 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('needs no credential, and the document is the same for every app built from the same routes', async () => {
     const { etag } = await servedDocument();
-    const other = makeService();
+    const other = await makeService();
     try {
       const res = await other.app.request('http://t/api/v1/openapi.json');
       expect(res.status).toBe(200);

@@ -10,7 +10,7 @@ let svc: TestService;
 afterEach(() => svc?.close());
 
 /** Five courses c1 (the base one), ca, cb, cc, cd: ids in list order. */
-function fiveCourses(): TestService {
+function fiveCourses(): Promise<TestService> {
   return makeService({
     courses: [
       { id: 'c1', title: 'Course One', description: 'A test course.' },
@@ -27,7 +27,7 @@ const nextPath = (link: string | null): string => {
 
 describe('list pagination (limit, cursor, Link rel="next")', () => {
   it('without limit a list answers every row and no Link header', async () => {
-    svc = fiveCourses();
+    svc = await fiveCourses();
     const all = await svc.call('GET', '/courses');
     expect(all.status).toBe(200);
     expect(all.body.map((c: { id: string }) => c.id)).toEqual(['c1', 'ca', 'cb', 'cc', 'cd']);
@@ -35,7 +35,7 @@ describe('list pagination (limit, cursor, Link rel="next")', () => {
   });
 
   it('limit=2 walks 5 rows in pages of 2, 2 and 1; the last page has no Link', async () => {
-    svc = fiveCourses();
+    svc = await fiveCourses();
     const first = await svc.call('GET', '/courses?limit=2');
     expect(first.body.map((c: { id: string }) => c.id)).toEqual(['c1', 'ca']);
     const second = await svc.call('GET', nextPath(first.headers.get('link')));
@@ -47,14 +47,14 @@ describe('list pagination (limit, cursor, Link rel="next")', () => {
   });
 
   it('a limit of exactly the row count answers every row and no Link', async () => {
-    svc = fiveCourses();
+    svc = await fiveCourses();
     const res = await svc.call('GET', '/courses?limit=5');
     expect(res.body).toHaveLength(5);
     expect(res.headers.get('link')).toBeNull();
   });
 
   it('other query parameters are kept in the next link (tokens ?all=true)', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('GET', '/tokens?all=true&limit=4');
     expect(res.body).toHaveLength(4);
     expect(nextPath(res.headers.get('link'))).toMatch(/^\/tokens\?all=true&limit=4&cursor=/);
@@ -63,7 +63,7 @@ describe('list pagination (limit, cursor, Link rel="next")', () => {
   });
 
   it('a cursor resumes after the row it names even when an earlier row went away', async () => {
-    svc = fiveCourses();
+    svc = await fiveCourses();
     const first = await svc.call('GET', '/modules/m1/lessons?limit=1');
     expect(first.body).toEqual([]);
     const page = await svc.call('GET', '/courses?limit=2');
@@ -75,7 +75,7 @@ describe('list pagination (limit, cursor, Link rel="next")', () => {
   });
 
   it('limit 0, 1001 or text, and a cursor the list never gave out, are invalid (400) naming the parameter', async () => {
-    svc = fiveCourses();
+    svc = await fiveCourses();
     for (const [query, message] of [
       ['limit=0', 'limit: must be >= 1'],
       ['limit=1001', 'limit: must be <= 1000'],
@@ -89,13 +89,13 @@ describe('list pagination (limit, cursor, Link rel="next")', () => {
   });
 
   it('authorization still comes first: an outsider gets 404 for a course list page, not a validation error', async () => {
-    svc = fiveCourses();
+    svc = await fiveCourses();
     const res = await svc.call('GET', '/courses/c1/enrollments?limit=0', undefined, 'out');
     expect(res.status).toBe(404);
   });
 
   it('the OpenAPI document lists limit and cursor and the Link header on list operations only', async () => {
-    svc = makeService();
+    svc = await makeService();
     const doc = (await svc.call('GET', '/openapi.json', undefined, null)).body;
     const list = doc.paths['/api/v1/courses'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor']);

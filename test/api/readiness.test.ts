@@ -8,7 +8,7 @@ const item = (report: any, id: string) => report.standards.flatMap((s: any) => s
 
 describe('readiness report', () => {
   it('answers the spec shape for instructors, reviewers and admins; students are forbidden; outsiders not-found', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('GET', '/courses/c1/readiness', undefined, 'rev');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ courseId: 'c1', rubricId: 'course-essentials', computedAt: '2026-11-22T08:30:00.000Z' });
@@ -21,7 +21,7 @@ describe('readiness report', () => {
   });
 
   it('publishing while blocked is not-ready with the blocking item numbers', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('POST', '/courses/c1/publish', undefined, 'inst');
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('not-ready');
@@ -32,7 +32,7 @@ describe('readiness report', () => {
 
 describe('attestation', () => {
   it('sets {status, by, byName, note, at}, replaces an earlier one, and DELETE withdraws it', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('PUT', '/courses/c1/readiness/items/1.3/attestation', { rubricId: 'course-essentials', note: 'Office hours on page 1' }, 'inst');
     expect(res.status).toBe(200);
     expect(item(res.body, '1.3')).toMatchObject({
@@ -48,7 +48,7 @@ describe('attestation', () => {
   });
 
   it('another rubric is conflict; an unknown item is not-found; an unknown field is invalid', async () => {
-    svc = makeService();
+    svc = await makeService();
     const wrong = await svc.call('PUT', '/courses/c1/readiness/items/1.3/attestation', { rubricId: 'other', note: 'x' });
     expect(wrong.status).toBe(409);
     expect(wrong.body.error.code).toBe('conflict');
@@ -59,7 +59,7 @@ describe('attestation', () => {
   });
 
   it('a note is required for an automatic item that is not met, and is limited to 2000 chars', async () => {
-    svc = makeService();
+    svc = await makeService();
     const noNote = await svc.call('PUT', '/courses/c1/readiness/items/1.2/attestation', { rubricId: 'course-essentials' });
     expect(noNote.status).toBe(400);
     expect(noNote.body.error.details[0].path).toBe('note');
@@ -72,14 +72,14 @@ describe('attestation', () => {
   });
 
   it('students cannot attest (forbidden)', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('PUT', '/courses/c1/readiness/items/1.3/attestation', { rubricId: 'course-essentials', note: 'x' }, 'stu1')).status).toBe(403);
   });
 });
 
 describe('findings', () => {
   it('a stored finding is likely-* until reviewed; accept makes it count; reject removes it', async () => {
-    svc = makeService();
+    svc = await makeService();
     const put = await svc.call('PUT', '/courses/c1/readiness/items/2.2/finding', { verdict: 'met', evidence: 'Objectives use measurable verbs.' }, 'inst');
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ verdict: 'met', state: 'draft', reviewedBy: null });
@@ -96,7 +96,7 @@ describe('findings', () => {
   });
 
   it('findings are only for ai items; reviewing a missing finding is not-found', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('PUT', '/courses/c1/readiness/items/1.3/finding', { verdict: 'met', evidence: 'x' })).status).toBe(400);
     expect((await svc.call('POST', '/courses/c1/readiness/items/2.2/finding/review', { decision: 'accept' })).status).toBe(404);
   });
@@ -121,7 +121,7 @@ describe('rubrics', () => {
   };
 
   it('admins import rubrics; a course can switch to one; unknown checks are invalid', async () => {
-    svc = makeService();
+    svc = await makeService();
     const known = (await svc.call('GET', '/rubrics/course-essentials')).body.standards[0].items[1].check;
     const r = structuredClone(rubric);
     r.standards[0]!.items[0]!.check = known;
@@ -142,14 +142,14 @@ describe('rubrics', () => {
   });
 
   it('the built-in rubric cannot be replaced', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('POST', '/rubrics', { ...rubric, id: 'course-essentials' })).status).toBe(409);
   });
 });
 
 describe('course rubric choice', () => {
   it('a course can only use an installed rubric', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await svc.call('PATCH', '/courses/c1', { rubricId: 'nope' });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('rubricId');

@@ -23,7 +23,7 @@ const TEMPLATE = {
 
 describe('templates', () => {
   it('create gives new modules start placement; owners default by role', async () => {
-    svc = makeService();
+    svc = await makeService();
     const t = await svc.call('POST', '/templates', TEMPLATE);
     expect(t.status).toBe(201);
     expect(t.body).toMatchObject({ owner: { kind: 'institution' }, accessFloor: 60, updatedBy: 'admin', tutorDefaults: { lesson: 'off', assignment: 'off' } });
@@ -34,7 +34,7 @@ describe('templates', () => {
   });
 
   it('PATCH: given fields replace; modules replace the list keeping placement by key, new keys start', async () => {
-    svc = makeService({
+    svc = await makeService({
       templates: [
         {
           ...TEMPLATE,
@@ -73,14 +73,14 @@ describe('templates', () => {
     [{ name: '' }, 'name'],
     [{ owner: { kind: 'user' } }, 'owner.userId'],
   ])('invalid PATCH %j names %s', async (body, path) => {
-    svc = makeService({ templates: [TEMPLATE] as never });
+    svc = await makeService({ templates: [TEMPLATE] as never });
     const res = await svc.call('PATCH', '/templates/tpl1', body);
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
   it('only admins or the owner of a user-owned template change it', async () => {
-    svc = makeService({ templates: [{ id: 'own', name: 'Own', owner: { kind: 'user', userId: 'inst' } }, TEMPLATE] as never });
+    svc = await makeService({ templates: [{ id: 'own', name: 'Own', owner: { kind: 'user', userId: 'inst' } }, TEMPLATE] as never });
     expect((await svc.call('PATCH', '/templates/own', { name: 'X' }, 'inst')).status).toBe(200);
     expect((await svc.call('PATCH', '/templates/own', { name: 'X' }, 'rev')).status).toBe(403);
     expect((await svc.call('PATCH', '/templates/tpl1', { name: 'X' }, 'inst')).status).toBe(403);
@@ -90,7 +90,7 @@ describe('templates', () => {
   });
 
   it('a course made from a template copies modules (start before end), lessons, blocks, tutorDefaults and accessFloor', async () => {
-    svc = makeService({
+    svc = await makeService({
       templates: [
         {
           ...TEMPLATE,
@@ -116,7 +116,7 @@ describe('templates', () => {
   });
 
   it('bulk update applies all or nothing', async () => {
-    svc = makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] as never });
+    svc = await makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] as never });
     const bad = await svc.call('POST', '/templates/bulk-update', {
       updates: [
         { id: 'tpl1', patch: { accessFloor: 80 } },
@@ -140,7 +140,7 @@ describe('certificates', () => {
   const issue = (as = 'inst') => svc.call('POST', '/certificates', { userId: 'stu1', courseId: 'c1', basis: 'completed' }, as);
 
   it('issue: a grouped Crockford code; learner name and course title copied and kept', async () => {
-    svc = makeService();
+    svc = await makeService();
     const c = await issue();
     expect(c.status).toBe(201);
     expect(c.body).toMatchObject({
@@ -163,7 +163,7 @@ describe('certificates', () => {
   });
 
   it('replace links both ways; a replaced one cannot be replaced again; verify tells current', async () => {
-    svc = makeService();
+    svc = await makeService();
     const old = (await issue()).body;
     const next = await svc.call('POST', `/certificates/${old.id}/replace`, { reason: 'Name corrected', basis: 'tested-out' }, 'inst');
     expect(next.status).toBe(201);
@@ -179,7 +179,7 @@ describe('certificates', () => {
   });
 
   it("read access: learner, the learner's managers (indirect too), the course's instructors, admins; not-found for others", async () => {
-    svc = makeService({
+    svc = await makeService({
       users: [
         { id: 'boss', name: 'Boss' },
         { id: 'bigboss', name: 'Big Boss' },
@@ -205,7 +205,7 @@ describe('certificates', () => {
 
 describe('reporting lines', () => {
   it('add, list (admins all; others theirs), remove', async () => {
-    svc = makeService();
+    svc = await makeService();
     expect((await svc.call('POST', '/reporting-lines', { managerId: 'inst', reportId: 'stu1' })).status).toBe(201);
     await svc.call('POST', '/reporting-lines', { managerId: 'admin', reportId: 'inst' });
     expect((await svc.call('GET', '/reporting-lines')).body.map((l: { managerId: string; reportId: string }) => `${l.managerId}>${l.reportId}`)).toEqual([
@@ -220,7 +220,7 @@ describe('reporting lines', () => {
   });
 
   it('self-lines, duplicates and loops are conflict; the loop is named; unknown users not-found', async () => {
-    svc = makeService();
+    svc = await makeService();
     await svc.call('POST', '/reporting-lines', { managerId: 'admin', reportId: 'inst' });
     await svc.call('POST', '/reporting-lines', { managerId: 'inst', reportId: 'rev' });
     const self = await svc.call('POST', '/reporting-lines', { managerId: 'rev', reportId: 'rev' });
@@ -233,7 +233,7 @@ describe('reporting lines', () => {
   });
 
   it('concurrent adds cannot make a loop together', async () => {
-    svc = makeService();
+    svc = await makeService();
     const [a, b] = await Promise.all([
       svc.call('POST', '/reporting-lines', { managerId: 'inst', reportId: 'rev' }),
       svc.call('POST', '/reporting-lines', { managerId: 'rev', reportId: 'inst' }),
@@ -271,7 +271,7 @@ describe('reporting lines', () => {
 
 describe('owners and queries', () => {
   it('a user owner must exist; an unknown query parameter is invalid', async () => {
-    svc = makeService({ templates: [TEMPLATE] as never });
+    svc = await makeService({ templates: [TEMPLATE] as never });
     expect((await svc.call('POST', '/templates', { name: 'X', owner: { kind: 'user', userId: 'ghost' } })).status).toBe(404);
     expect((await svc.call('PATCH', '/templates/tpl1', { owner: { kind: 'user', userId: 'ghost' } })).status).toBe(404);
     const res = await svc.call('GET', '/certificates?user=stu1');

@@ -1,11 +1,15 @@
 /**
  * #17: text with lone UTF-16 surrogates or bytes that are not UTF-8 is refused with
  * `invalid` naming each field, never stored altered (one check for every JSON body).
+ * #18: so is U+0000, which PostgreSQL cannot store: in bodies, datasets, ids in paths and
+ * queries, with the same answer on both stores.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkJsonText, malformedUtf8Offsets } from '../../src/api/json-text.js';
-import { makeService, type TestService } from '../helpers/app.js';
+import { AppError } from '../../src/errors.js';
+import { importDataset } from '../../src/store/dataset.js';
+import { makeService, type TestService, testClock } from '../helpers/app.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -83,7 +87,7 @@ describe('checkJsonText', () => {
 
 describe('every JSON body, through the app', () => {
   it('a lone surrogate is 400 invalid naming the field, and nothing is stored', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await post('/courses', JSON.stringify({ id: 'c9', title: 'T' }).replace('"T"', '"T \\ud800"'));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid');
@@ -92,7 +96,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('invalid UTF-8 is 400 invalid naming the field (not turned into U+FFFD), and nothing is stored', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await post('/modules/m1/lessons', bytes('{"title":"Intro ', [0xc3, 0x28], '","minutes":5}'));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid', details: [{ path: 'title', message: expect.stringMatching(/not valid UTF-8/) }] });
@@ -100,7 +104,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('nested fields of a big document (a dataset import) are named with their paths', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await post(
       '/import',
       JSON.stringify({
@@ -117,7 +121,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('well-formed text outside the BMP is stored exactly', async () => {
-    svc = makeService();
+    svc = await makeService();
     const title = 'Émoji 😀, CJK 漢字, and a replacement char \uFFFD';
     const res = await post('/courses', bytes(JSON.stringify({ id: 'c8', title })));
     expect(res.status).toBe(201);
@@ -125,7 +129,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('the check comes after access: no credential is 401, an outsider 404, before any 400', async () => {
-    svc = makeService();
+    svc = await makeService();
     const body = JSON.stringify({ title: 'x' }).replace('"x"', '"\\udfff"');
     const none = await svc.app.request('http://t/api/v1/modules/m1/lessons', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(none.status).toBe(401);
@@ -135,7 +139,7 @@ describe('every JSON body, through the app', () => {
   });
 
   it('malformed JSON keeps its own answer ((body): malformed JSON)', async () => {
-    svc = makeService();
+    svc = await makeService();
     const res = await post('/courses', '{"title":');
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: '(body)', message: 'malformed JSON' }]);
@@ -144,7 +148,7 @@ describe('every JSON body, through the app', () => {
 
 describe('union-with-null fields name their own problems (orNull)', () => {
   it('a provenance object with a bad field names provenance.model; a number is "an object or null"', async () => {
-    svc = makeService();
+    svc = await makeService();
     const bad = await svc.call(
       'PUT',
       '/courses/c1/readiness/items/2.2/finding',
@@ -155,5 +159,52 @@ describe('union-with-null fields name their own problems (orNull)', () => {
     expect(bad.body.error.details).toEqual([{ path: 'provenance.model', message: 'must not be empty' }]);
     const number = await svc.call('PUT', '/courses/c1/readiness/items/2.2/finding', { verdict: 'met', evidence: 'e', provenance: 5 }, 'inst');
     expect(number.body.error.details).toEqual([{ path: 'provenance', message: 'must be an object or null' }]);
+  });
+});
+
+describe('U+0000 (NUL) is refused before either store sees it (#18)', () => {
+  const NUL = 'contains U+0000 (NUL), which text may not hold: remove it';
+
+  it('checkJsonText names each value and key holding one', () => {
+    const { problems } = checkJsonText(utf8('{"title":"a\\u0000b","objectives":["ok","\\u0000"],"k\\u0000":1}'));
+    expect(problems).toEqual([
+      { path: 'title', message: NUL },
+      { path: 'objectives[1]', message: NUL },
+      { path: 'k\u0000', message: NUL },
+    ]);
+  });
+
+  it('in a JSON body: 400 invalid naming the field, and nothing is stored', async () => {
+    svc = await makeService();
+    const res = await svc.call('POST', '/courses', { id: 'c9', title: 'Intro\u0000' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid', details: [{ path: 'title', message: NUL }] });
+    const lesson = await svc.call('POST', '/modules/m1/lessons', { title: 'L', minutes: 5, blocks: [{ type: 'paragraph', text: 'x\u0000' }] }, 'inst');
+    expect(lesson.body.error.details).toEqual([{ path: 'blocks[0].text', message: NUL }]);
+    expect((await svc.call('GET', '/courses/c9')).status).toBe(404);
+    expect((await svc.call('GET', '/modules/m1/lessons')).body).toEqual([]);
+  });
+
+  it('in an id of the path or the query: 400 naming it, or not-found where access looks the id up first', async () => {
+    svc = await makeService();
+    const user = await svc.call('GET', '/users/u%00');
+    expect(user.status).toBe(400);
+    expect(user.body.error.details).toEqual([{ path: 'userId', message: NUL }]);
+    const filter = await svc.call('GET', '/certificates?courseId=c1%00');
+    expect(filter.body.error.details).toEqual([{ path: 'courseId', message: NUL }]);
+    // Access resolves the course before validation: an id no record can hold is not-found, as any unknown id.
+    const course = await svc.call('GET', '/courses/c1%00');
+    expect(course.status).toBe(404);
+    expect(course.body.error.code).toBe('not-found');
+    expect((await svc.call('GET', '/certificate-codes/AAAA%00')).body).toEqual({ valid: false, current: false, certificate: null });
+  });
+
+  it('in a dataset that reaches the store without a request (serve --seed): invalid naming the field, nothing imported', async () => {
+    svc = await makeService();
+    const dataset = { coursebook: 1, users: [{ id: 'u1', name: 'Ok' }], courses: [{ id: 'c2', title: 'T', description: 'a\u0000' }] };
+    const failure = await importDataset(svc.store, testClock(), dataset, { replace: false }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(AppError);
+    expect((failure as AppError).details).toEqual([{ path: 'courses[0].description', message: NUL }]);
+    expect((await svc.call('GET', '/users/u1')).status).toBe(404);
   });
 });

@@ -2,6 +2,8 @@
  * An in-process service over a fresh :memory: store, with a fixed clock, sequential ids and
  * a handful of users and tokens. Real parts only: the same createApp the CLI and serve use.
  */
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/context.js';
@@ -12,8 +14,21 @@ import type { DatasetInput } from '../../src/schemas/dataset.js';
 import { importDataset } from '../../src/store/dataset.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { conforming } from './openapi-conformance.js';
+import { createDatabase } from './postgres.js';
 
 export const T0 = '2026-11-22T08:30:00.000Z';
+
+/**
+ * A fresh, empty, migrated store of the dialect this test project runs on: SQLite ':memory:',
+ * or (project `postgres`, COURSEBOOK_TEST_STORE=postgres) a new database copied from the
+ * run's migrated template in the test cluster.
+ */
+export async function openTestStore(): Promise<Store> {
+  if (process.env.COURSEBOOK_TEST_STORE !== 'postgres') return openStore(':memory:');
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const url = await createDatabase(inject('pgAdminUrl'), name, { template: 'coursebook_template' });
+  return openStore(url, { pool: 3 });
+}
 
 /** A settable clock, for tests that move time. */
 export function testClock(start = T0): Clock & { set(at: string): void } {
@@ -51,11 +66,11 @@ export interface TestService {
   app: ReturnType<typeof createApp>;
   /** Send a request as `as` (a user id whose token is tok-<id>), or with no token when as is null. */
   call<T = any>(method: string, path: string, body?: unknown, as?: string | null): Promise<{ status: number; body: T; headers: Headers }>;
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): TestService {
-  const store = openStore(':memory:');
+export async function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): Promise<TestService> {
+  const store = await openTestStore();
   const clock = testClock();
   const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), options };
   const dataset = { ...BASE_DATASET, ...(extra ?? {}) } as DatasetInput;
@@ -63,7 +78,7 @@ export function makeService(extra?: Partial<DatasetInput>, options: Partial<AppD
   if (extra?.enrollments) dataset.enrollments = [...(BASE_DATASET.enrollments ?? []), ...extra.enrollments];
   if (extra?.modules) dataset.modules = [...(BASE_DATASET.modules ?? []), ...extra.modules];
   if (extra?.tokens) dataset.tokens = [...(BASE_DATASET.tokens ?? []), ...extra.tokens];
-  importDataset(store, clock, dataset, { replace: false });
+  await importDataset(store, clock, dataset, { replace: false });
   // Every answer is checked against the served OpenAPI document (test/helpers/openapi-conformance.ts).
   const app = conforming(createApp(deps, ROUTE_MODULES));
   return {

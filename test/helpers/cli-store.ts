@@ -26,7 +26,7 @@ export async function cliStore(dataset: 'demo' | 'empty' | Record<string, unknow
   const home = tempHome();
   const run = (args: string[], options: InProcessOptions = {}) => runCli(['--db', home.db, ...args], { ...options, env: { ...home.env, ...options.env } });
   // An empty store exists already (as a new store after its first command), with no records.
-  if (dataset === 'empty') openStore(home.db).close();
+  if (dataset === 'empty') await (await openStore(home.db)).close();
   else {
     let file = DEMO_DATASET;
     if (dataset !== 'demo') {

@@ -50,16 +50,16 @@ export interface Fixture extends BuiltService {
 
 const open: BuiltService[] = [];
 // Registered by each test file that imports this helper.
-afterEach(() => {
-  for (const s of open.splice(0)) s.store.close();
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.store.close();
 });
 
 /** The service as `serve --memory --seed <base> --now SEED_NOW --deterministic --allow-admin` builds it. */
-export function fixture(options: Partial<ServeOptions> = {}, seed: unknown = BASE_DATASET): Fixture {
+export async function fixture(options: Partial<ServeOptions> = {}, seed: unknown = BASE_DATASET): Promise<Fixture> {
   const slept: number[] = [];
   const logs: Record<string, unknown>[] = [];
   const stderr = { write: (s: string) => void logs.push(JSON.parse(s)) };
-  const built = buildService({
+  const built = await buildService({
     db: ':memory:',
     seed: { name: 'seed.json', text: typeof seed === 'string' ? seed : JSON.stringify(seed) },
     host: '127.0.0.1',

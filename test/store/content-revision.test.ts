@@ -32,43 +32,43 @@ const DATASET = {
 };
 
 describe('content revision triggers', () => {
-  it('count each inserted, changed or deleted row of the course content; identical rewrites and other courses do not count', () => {
-    const store = openStore(':memory:');
-    importDataset(store, CLOCK, DATASET, { replace: false });
+  it('count each inserted, changed or deleted row of the course content; identical rewrites and other courses do not count', async () => {
+    const store = await openStore(':memory:');
+    await importDataset(store, CLOCK, DATASET, { replace: false });
     // c1: module, lesson, assignment, two blocks, the default setup: six rows.
-    expect(contentRevision(store, 'c1')).toBe(6);
-    expect(contentRevision(store, 'c2')).toBe(1);
+    expect(await contentRevision(store, 'c1')).toBe(6);
+    expect(await contentRevision(store, 'c2')).toBe(1);
     // Re-importing the same records (upserts of identical rows) changes nothing.
-    importDataset(store, CLOCK, DATASET, { replace: true });
-    expect(contentRevision(store, 'c1')).toBe(6);
-    store.stmt("UPDATE lessons SET title = 'L2' WHERE id = 'l1'").run();
-    store.stmt("UPDATE blocks SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'b1'").run(); // bookkeeping only
-    store.stmt("UPDATE courses SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'c1'").run();
-    expect(contentRevision(store, 'c1')).toBe(7);
-    store.stmt("UPDATE blocks SET content = '{\"x\":1}' WHERE id = 'i1'").run(); // an instruction block counts for its course
-    expect(contentRevision(store, 'c1')).toBe(8);
+    await importDataset(store, CLOCK, DATASET, { replace: true });
+    expect(await contentRevision(store, 'c1')).toBe(6);
+    await store.run("UPDATE lessons SET title = 'L2' WHERE id = 'l1'");
+    await store.run("UPDATE blocks SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'b1'"); // bookkeeping only
+    await store.run("UPDATE courses SET updated_at = '2027-01-01T00:00:00.000Z' WHERE id = 'c1'");
+    expect(await contentRevision(store, 'c1')).toBe(7);
+    await store.run("UPDATE blocks SET content = '{\"x\":1}' WHERE id = 'i1'"); // an instruction block counts for its course
+    expect(await contentRevision(store, 'c1')).toBe(8);
     // The module and what cascades with it: how many rows still find their course is SQLite's order; it only grows.
-    store.stmt("DELETE FROM modules WHERE id = 'm1'").run();
-    expect(contentRevision(store, 'c1')).toBeGreaterThanOrEqual(9);
-    expect(contentRevision(store, 'c2')).toBe(1);
-    store.stmt("DELETE FROM courses WHERE id = 'c2'").run();
-    expect(contentRevision(store, 'c2')).toBeNull();
-    store.close();
+    await store.run("DELETE FROM modules WHERE id = 'm1'");
+    expect(await contentRevision(store, 'c1')).toBeGreaterThanOrEqual(9);
+    expect(await contentRevision(store, 'c2')).toBe(1);
+    await store.run("DELETE FROM courses WHERE id = 'c2'");
+    expect(await contentRevision(store, 'c2')).toBeNull();
+    await store.close();
   });
 
-  it('an upgrade from schema version 3 keeps every course, each at revision 0', () => {
+  it('an upgrade from schema version 3 keeps every course, each at revision 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-rev-'));
     dirs.push(dir);
     const path = join(dir, 'old.db');
     const raw = new Database(path);
-    for (const m of MIGRATIONS.filter((x) => x.version <= 3)) raw.exec(m.sql);
+    for (const m of MIGRATIONS.filter((x) => x.version <= 3)) raw.exec(m.sqlite);
     raw.pragma('user_version = 3');
     raw.prepare("INSERT INTO courses (id, title, created_at, updated_at) VALUES ('old', 'Old', 'x', 'x')").run();
     raw.close();
-    const store = openStore(path);
-    expect(contentRevision(store, 'old')).toBe(0);
-    store.stmt("UPDATE courses SET title = 'Older' WHERE id = 'old'").run();
-    expect(contentRevision(store, 'old')).toBe(1);
-    store.close();
+    const store = await openStore(path);
+    expect(await contentRevision(store, 'old')).toBe(0);
+    await store.run("UPDATE courses SET title = 'Older' WHERE id = 'old'");
+    expect(await contentRevision(store, 'old')).toBe(1);
+    await store.close();
   });
 });

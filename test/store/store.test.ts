@@ -7,6 +7,7 @@ import { AppError } from '../../src/errors.js';
 import { insertCourse, insertModule, listModules, updateModule } from '../../src/store/courses.js';
 import { openStore } from '../../src/store/db.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { value } from '../helpers/store-sql.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -19,29 +20,29 @@ const tempDb = () => {
 };
 
 describe('openStore', () => {
-  it('creates the schema, records its version, and uses WAL with foreign keys on', () => {
+  it('creates the schema, records its version, and uses WAL with foreign keys on', async () => {
     const path = tempDb();
-    const store = openStore(path);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(Number(store.db.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(0);
-    store.close();
+    const store = await openStore(path);
+    expect(await value(store, 'PRAGMA user_version')).toBe(SCHEMA_VERSION);
+    expect(await value(store, 'PRAGMA journal_mode')).toBe('wal');
+    expect(await value(store, 'PRAGMA foreign_keys')).toBe(1);
+    expect(Number(await value(store, 'PRAGMA busy_timeout'))).toBeGreaterThan(0);
+    await store.close();
     // Re-opening migrates nothing and keeps data.
-    const again = openStore(path);
-    expect(again.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    again.close();
+    const again = await openStore(path);
+    expect(await value(again, 'PRAGMA user_version')).toBe(SCHEMA_VERSION);
+    await again.close();
   });
 
-  it('refuses a store written by a newer build with a clear error', () => {
+  it('refuses a store written by a newer build with a clear error', async () => {
     const path = tempDb();
-    openStore(path).close();
+    await (await openStore(path)).close();
     const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
     raw.close();
     let caught: unknown;
     try {
-      openStore(path);
+      await openStore(path);
     } catch (err) {
       caught = err;
     }
@@ -50,10 +51,10 @@ describe('openStore', () => {
     expect((caught as AppError).message).toMatch(/newer coursebook/);
   });
 
-  it('keeps positions contiguous: insert at a position shifts, move shifts the ones in between', () => {
-    const store = openStore(':memory:');
+  it('keeps positions contiguous: insert at a position shifts, move shifts the ones in between', async () => {
+    const store = await openStore(':memory:');
     const now = '2026-11-22T00:00:00.000Z';
-    insertCourse(store, {
+    await insertCourse(store, {
       id: 'c',
       title: 'C',
       description: '',
@@ -69,14 +70,14 @@ describe('openStore', () => {
     });
     const add = (id: string, position?: number) =>
       insertModule(store, { id, courseId: 'c', title: id, objective: '', status: 'draft', ...(position === undefined ? {} : { position }) });
-    add('a');
-    add('b');
-    add('c0', 0);
-    expect(listModules(store, 'c').map((m) => `${m.position}:${m.id}`)).toEqual(['0:c0', '1:a', '2:b']);
-    const b = listModules(store, 'c')[2]!;
-    updateModule(store, b, { ...b, position: 0 });
-    expect(listModules(store, 'c').map((m) => `${m.position}:${m.id}`)).toEqual(['0:b', '1:c0', '2:a']);
-    expect(() => add('z', 9)).toThrow(/between 0 and 3/);
-    store.close();
+    await add('a');
+    await add('b');
+    await add('c0', 0);
+    expect((await listModules(store, 'c')).map((m) => `${m.position}:${m.id}`)).toEqual(['0:c0', '1:a', '2:b']);
+    const b = (await listModules(store, 'c'))[2]!;
+    await updateModule(store, b, { ...b, position: 0 });
+    expect((await listModules(store, 'c')).map((m) => `${m.position}:${m.id}`)).toEqual(['0:b', '1:c0', '2:a']);
+    await expect(add('z', 9)).rejects.toThrow(/between 0 and 3/);
+    await store.close();
   });
 });

@@ -16,8 +16,8 @@ const CourseParams = z.object({ courseId: Id });
 const ModuleParams = z.object({ moduleId: Id });
 const AssignmentParams = z.object({ assignmentId: Id });
 
-function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Problem[] {
-  return categoryProblems(getGradebookSetup(store, courseId)?.categories ?? [], categoryId);
+async function checkCategory(store: Store, courseId: string, categoryId: string | null | undefined): Promise<Problem[]> {
+  return categoryProblems((await getGradebookSetup(store, courseId))?.categories ?? [], categoryId);
 }
 
 export const assignmentsRoutes: RouteModule = [
@@ -42,17 +42,17 @@ export const assignmentsRoutes: RouteModule = [
     response: Assignment,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const mod = getModule(deps.store, params.moduleId)!;
+      deps.store.tx(async () => {
+        const mod = (await getModule(deps.store, params.moduleId))!;
         const problems = [
-          ...checkCategory(deps.store, mod.courseId, body.categoryId),
+          ...(await checkCategory(deps.store, mod.courseId, body.categoryId)),
           ...(body.instructions as { id?: string }[]).flatMap((b, i) =>
             b.id !== undefined ? [{ path: `instructions[${i}].id`, message: 'a new assignment has no blocks to name' }] : [],
           ),
         ];
         if (problems.length > 0) throw invalid(problems);
         const id = deps.ids.next('asg');
-        insertAssignment(
+        await insertAssignment(
           deps.store,
           {
             id,
@@ -64,12 +64,13 @@ export const assignmentsRoutes: RouteModule = [
             dueAt: body.dueAt,
             points: body.points,
             submissionType: body.submissionType,
-            categoryId: body.categoryId === undefined ? firstCategoryId(getGradebookSetup(deps.store, mod.courseId)?.categories ?? []) : body.categoryId,
+            categoryId:
+              body.categoryId === undefined ? firstCategoryId((await getGradebookSetup(deps.store, mod.courseId))?.categories ?? []) : body.categoryId,
             rubric: body.rubric,
           },
           body.position,
         );
-        replaceInstructions(deps.store, id, body.instructions, { now: deps.clock.now(), ids: deps.ids });
+        await replaceInstructions(deps.store, id, body.instructions, { now: deps.clock.now(), ids: deps.ids });
         return getAssignment(deps.store, id);
       }),
   }),
@@ -93,15 +94,15 @@ export const assignmentsRoutes: RouteModule = [
     body: AssignmentUpdate,
     response: Assignment,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const before = getAssignmentRow(deps.store, params.assignmentId);
+      deps.store.tx(async () => {
+        const before = await getAssignmentRow(deps.store, params.assignmentId);
         if (!before) throw notFound('Assignment', params.assignmentId);
-        const problems = checkCategory(deps.store, before.courseId, body.categoryId);
+        const problems = await checkCategory(deps.store, before.courseId, body.categoryId);
         if (problems.length > 0) throw invalid(problems);
         const { instructions, ...fields } = body;
         const changes = definedFields(fields);
-        updateAssignmentRow(deps.store, before, { ...before, ...changes });
-        if (instructions !== undefined) replaceInstructions(deps.store, before.id, instructions, { now: deps.clock.now(), ids: deps.ids });
+        await updateAssignmentRow(deps.store, before, { ...before, ...changes });
+        if (instructions !== undefined) await replaceInstructions(deps.store, before.id, instructions, { now: deps.clock.now(), ids: deps.ids });
         return getAssignment(deps.store, before.id);
       }),
   }),
@@ -114,9 +115,9 @@ export const assignmentsRoutes: RouteModule = [
     params: AssignmentParams,
     response: Assignment,
     handler: ({ deps, params }) =>
-      deps.store.tx(() => {
-        const before = getAssignmentRow(deps.store, params.assignmentId)!;
-        if (before.status !== 'published') updateAssignmentRow(deps.store, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
+      deps.store.tx(async () => {
+        const before = (await getAssignmentRow(deps.store, params.assignmentId))!;
+        if (before.status !== 'published') await updateAssignmentRow(deps.store, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
         return getAssignment(deps.store, before.id);
       }),
   }),
@@ -129,9 +130,9 @@ export const assignmentsRoutes: RouteModule = [
     params: AssignmentParams,
     response: Assignment,
     handler: ({ deps, params }) =>
-      deps.store.tx(() => {
+      deps.store.tx(async () => {
         // The student-work rule has one home, shared with deletes and content writes.
-        unpublishAssignment(deps.store, params.assignmentId);
+        await unpublishAssignment(deps.store, params.assignmentId);
         return getAssignment(deps.store, params.assignmentId);
       }),
   }),

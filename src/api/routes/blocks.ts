@@ -11,12 +11,12 @@ import { defineOperation, type RouteModule } from '../define.js';
 const LessonParams = z.object({ lessonId: Id });
 const BlockParams = z.object({ blockId: Id });
 
-const loadBlock = (store: Parameters<typeof getBlock>[0], id: string) =>
-  getBlock(store, id) ??
+const loadBlock = async (store: Parameters<typeof getBlock>[0], id: string) =>
+  (await getBlock(store, id)) ??
   (() => {
     throw notFound('Block', id);
   })();
-const output = (b: ReturnType<typeof getBlock>) => {
+const output = (b: Awaited<ReturnType<typeof getBlock>>) => {
   if (!b) return b;
   const { assignmentId: _a, ...rest } = b;
   return rest;
@@ -71,7 +71,7 @@ export const blocksRoutes: RouteModule = [
     tag: 'blocks',
     params: BlockParams,
     response: StoredBlock,
-    handler: ({ deps, params }) => output(loadBlock(deps.store, params.blockId)),
+    handler: async ({ deps, params }) => output(await loadBlock(deps.store, params.blockId)),
   }),
   defineOperation({
     operationId: 'updateBlock',
@@ -83,9 +83,9 @@ export const blocksRoutes: RouteModule = [
     body: BlockContent,
     response: StoredBlock,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const before = loadBlock(deps.store, params.blockId);
-        writeBlock(deps.store, before.id, {
+      deps.store.tx(async () => {
+        const before = await loadBlock(deps.store, params.blockId);
+        await writeBlock(deps.store, before.id, {
           content: body,
           origin: 'human',
           aiState: null,
@@ -93,7 +93,7 @@ export const blocksRoutes: RouteModule = [
           previous: blockContentOf(before),
           updatedAt: deps.clock.now(),
         });
-        return output(getBlock(deps.store, before.id));
+        return output(await getBlock(deps.store, before.id));
       }),
   }),
   defineOperation({
@@ -106,18 +106,18 @@ export const blocksRoutes: RouteModule = [
     body: BlockMove,
     response: StoredBlock,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(() => {
-        const block = loadBlock(deps.store, params.blockId);
-        if (body.lessonId === undefined || body.lessonId === block.lessonId) moveBlock(deps.store, block, body.position);
+      deps.store.tx(async () => {
+        const block = await loadBlock(deps.store, params.blockId);
+        if (body.lessonId === undefined || body.lessonId === block.lessonId) await moveBlock(deps.store, block, body.position);
         else {
           // #14: to another lesson of the same course (the caller may write this course only).
           if (block.lessonId === null) throw invalid([{ path: 'lessonId', message: "an assignment's instruction block cannot move to a lesson" }]);
-          const target = getLesson(deps.store, body.lessonId);
+          const target = await getLesson(deps.store, body.lessonId);
           if (!target || target.courseId !== granted.courseId)
             throw invalid([{ path: 'lessonId', message: `${JSON.stringify(body.lessonId)} is not a lesson of this block's course` }]);
-          moveBlockToLesson(deps.store, { ...block, lessonId: block.lessonId }, target.id, body.position);
+          await moveBlockToLesson(deps.store, { ...block, lessonId: block.lessonId }, target.id, body.position);
         }
-        return output(getBlock(deps.store, block.id));
+        return output(await getBlock(deps.store, block.id));
       }),
   }),
   defineOperation({
@@ -129,8 +129,8 @@ export const blocksRoutes: RouteModule = [
     params: BlockParams,
     response: z.object({ ok: z.boolean(), id: z.string() }),
     handler: ({ deps, params }) =>
-      deps.store.tx(() => {
-        deleteBlock(deps.store, loadBlock(deps.store, params.blockId));
+      deps.store.tx(async () => {
+        await deleteBlock(deps.store, await loadBlock(deps.store, params.blockId));
         return { ok: true, id: params.blockId };
       }),
   }),
@@ -147,13 +147,13 @@ export const blocksRoutes: RouteModule = [
       z.object({ ok: z.literal(true), id: z.string(), deleted: z.literal(true) }).openapi({ description: 'A rejected draft that replaced nothing is deleted' }),
     ]),
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const block = loadBlock(deps.store, params.blockId);
+      deps.store.tx(async () => {
+        const block = await loadBlock(deps.store, params.blockId);
         if (block.aiState !== 'draft')
           throw new AppError('conflict', `Block ${block.id} is not an AI draft awaiting review (aiState ${JSON.stringify(block.aiState)}).`);
         const now = deps.clock.now();
         if (body.decision === 'accept') {
-          writeBlock(deps.store, block.id, {
+          await writeBlock(deps.store, block.id, {
             content: blockContentOf(block),
             origin: block.origin,
             aiState: 'accepted',
@@ -161,13 +161,13 @@ export const blocksRoutes: RouteModule = [
             previous: block.previous,
             updatedAt: now,
           });
-          return output(getBlock(deps.store, block.id));
+          return output(await getBlock(deps.store, block.id));
         }
         if (block.previous === null) {
-          deleteBlock(deps.store, block);
+          await deleteBlock(deps.store, block);
           return { ok: true, id: block.id, deleted: true };
         }
-        writeBlock(deps.store, block.id, {
+        await writeBlock(deps.store, block.id, {
           content: block.previous,
           origin: block.origin,
           aiState: 'rejected',
@@ -175,7 +175,7 @@ export const blocksRoutes: RouteModule = [
           previous: null,
           updatedAt: now,
         });
-        return output(getBlock(deps.store, block.id));
+        return output(await getBlock(deps.store, block.id));
       }),
   }),
 ];

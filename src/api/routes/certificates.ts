@@ -12,13 +12,13 @@ import type { AppDeps } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 /** 12 Crockford base32 characters from the id source, XXXX-XXXX-XXXX, unique in the store. */
-function newCode(store: Store, ids: Ids): string {
+async function newCode(store: Store, ids: Ids): Promise<string> {
   // 60 random bits: a random collision is astronomically rare. Sequential draws (under
   // --deterministic) may meet codes a seed already holds, so keep drawing for a while.
   for (let attempt = 0; attempt < 1000; attempt++) {
     const raw = ids.draw(12);
     const code = `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8)}`;
-    if (!codeExists(store, code)) return code;
+    if (!(await codeExists(store, code))) return code;
   }
   throw new AppError('conflict', 'Could not draw an unused certificate code; try again.');
 }
@@ -29,21 +29,21 @@ export function normaliseCode(input: string): string {
   return s.length === 12 ? `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8)}` : s;
 }
 
-function issue(
+async function issue(
   deps: AppDeps,
   userId: string,
   courseId: string,
   basis: CertificateValue['basis'],
   replaces: string | null,
   reason: string | null,
-): CertificateValue {
-  const user = getUser(deps.store, userId);
+): Promise<CertificateValue> {
+  const user = await getUser(deps.store, userId);
   if (!user) throw notFound('User', userId);
-  const course = getCourse(deps.store, courseId)!;
+  const course = (await getCourse(deps.store, courseId))!;
   // learnerName and courseTitle are copied now and never change afterwards.
   return insertCertificate(deps.store, {
     id: deps.ids.next('cert'),
-    code: newCode(deps.store, deps.ids),
+    code: await newCode(deps.store, deps.ids),
     userId,
     learnerName: user.name,
     courseId,
@@ -86,8 +86,8 @@ export const certificatesRoutes: RouteModule = [
     tag: 'certificates',
     params: z.object({ code: z.string().min(1).max(40) }),
     response: z.object({ valid: z.boolean(), current: z.boolean(), certificate: orNull(Certificate) }),
-    handler: ({ deps, params }) => {
-      const cert = getCertificateByCode(deps.store, normaliseCode(params.code));
+    handler: async ({ deps, params }) => {
+      const cert = await getCertificateByCode(deps.store, normaliseCode(params.code));
       return cert ? { valid: true, current: cert.replacedBy === null, certificate: cert } : { valid: false, current: false, certificate: null };
     },
   }),
@@ -112,12 +112,12 @@ export const certificatesRoutes: RouteModule = [
     response: Certificate,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const old = getCertificate(deps.store, params.certificateId)!;
+      deps.store.tx(async () => {
+        const old = (await getCertificate(deps.store, params.certificateId))!;
         if (old.replacedBy !== null)
           throw new AppError('conflict', `Certificate ${old.id} was already replaced by ${old.replacedBy}.`, { replacedBy: old.replacedBy });
-        const next = issue(deps, old.userId, old.courseId, body.basis ?? old.basis, old.id, body.reason);
-        markReplaced(deps.store, old.id, next.id);
+        const next = await issue(deps, old.userId, old.courseId, body.basis ?? old.basis, old.id, body.reason);
+        await markReplaced(deps.store, old.id, next.id);
         return next;
       }),
   }),

@@ -54,7 +54,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'modules',
     params: ModuleParams,
     response: Deleted,
-    handler: ({ deps, params }) => deps.store.tx(() => ({ ok: true, ...removeModule(deps.store, params.moduleId) })),
+    handler: ({ deps, params }) => deps.store.tx(async () => ({ ok: true, ...(await removeModule(deps.store, params.moduleId)) })),
   }),
   defineOperation({
     operationId: 'unpublishLesson',
@@ -74,7 +74,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'lessons',
     params: LessonParams,
     response: Deleted,
-    handler: ({ deps, params }) => deps.store.tx(() => ({ ok: true, ...removeLesson(deps.store, params.lessonId) })),
+    handler: ({ deps, params }) => deps.store.tx(async () => ({ ok: true, ...(await removeLesson(deps.store, params.lessonId)) })),
   }),
   defineOperation({
     operationId: 'deleteAssignment',
@@ -84,6 +84,6 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'assignments',
     params: AssignmentParams,
     response: Deleted,
-    handler: ({ deps, params }) => deps.store.tx(() => ({ ok: true, ...removeAssignment(deps.store, params.assignmentId) })),
+    handler: ({ deps, params }) => deps.store.tx(async () => ({ ok: true, ...(await removeAssignment(deps.store, params.assignmentId)) })),
   }),
 ];

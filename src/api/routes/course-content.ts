@@ -44,7 +44,11 @@ export const courseContentRoutes: RouteModule = [
     params: CourseParams,
     query: z.object({ remote: RemoteKey }),
     response: SyncMarkAnswer,
-    handler: ({ deps, params, query }) => ({ courseId: params.courseId, remote: query.remote, mark: getSyncMark(deps.store, params.courseId, query.remote) }),
+    handler: async ({ deps, params, query }) => ({
+      courseId: params.courseId,
+      remote: query.remote,
+      mark: await getSyncMark(deps.store, params.courseId, query.remote),
+    }),
   }),
   defineOperation({
     operationId: 'putSyncMark',
@@ -56,10 +60,10 @@ export const courseContentRoutes: RouteModule = [
     body: SyncMarkWrite,
     response: SyncMarkAnswer,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => ({
+      deps.store.tx(async () => ({
         courseId: params.courseId,
         remote: body.remote,
-        mark: putSyncMark(deps.store, { courseId: params.courseId, ...body, syncedAt: deps.clock.now() }),
+        mark: await putSyncMark(deps.store, { courseId: params.courseId, ...body, syncedAt: deps.clock.now() }),
       })),
   }),
 ];

@@ -58,8 +58,8 @@ export const courseRoutes: RouteModule = [
     tag: 'courses',
     params: CourseParams,
     response: Course,
-    handler: ({ deps, params }) =>
-      getCourse(deps.store, params.courseId) ??
+    handler: async ({ deps, params }) =>
+      (await getCourse(deps.store, params.courseId)) ??
       (() => {
         throw notFound('Course', params.courseId);
       })(),
@@ -74,8 +74,8 @@ export const courseRoutes: RouteModule = [
     body: CourseUpdate,
     response: Course,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const before = getCourse(deps.store, params.courseId);
+      deps.store.tx(async () => {
+        const before = await getCourse(deps.store, params.courseId);
         if (!before) throw notFound('Course', params.courseId);
         return changeCourse(deps.store, before, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
       }),
@@ -120,8 +120,8 @@ export const courseRoutes: RouteModule = [
     tag: 'modules',
     params: ModuleParams,
     response: Module,
-    handler: ({ deps, params }) =>
-      getModule(deps.store, params.moduleId) ??
+    handler: async ({ deps, params }) =>
+      (await getModule(deps.store, params.moduleId)) ??
       (() => {
         throw notFound('Module', params.moduleId);
       })(),
@@ -136,8 +136,8 @@ export const courseRoutes: RouteModule = [
     body: ModuleUpdate,
     response: Module,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const before = getModule(deps.store, params.moduleId);
+      deps.store.tx(async () => {
+        const before = await getModule(deps.store, params.moduleId);
         if (!before) throw notFound('Module', params.moduleId);
         return updateModule(deps.store, before, { ...before, ...definedFields(body) });
       }),

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { nextCount } from '../../domain/counters.js';
 import { computeCourseGrades, computeSetupChecks, type GradebookSetup as SetupValue } from '../../domain/grading/index.js';
 import { KNOWN_RULES_VERSIONS, setupProblems } from '../../domain/grading/setup-soundness.js';
+import type { GradeSubmission } from '../../domain/grading/types.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import {
@@ -47,12 +48,12 @@ const GradesPageQuery = PageQuery.extend({
 });
 const StudentParams = z.object({ courseId: Id, studentId: Id });
 
-function saveBumped(store: Store, setup: SetupValue, by: string, at: string): SetupValue {
+function saveBumped(store: Store, setup: SetupValue, by: string, at: string): Promise<SetupValue> {
   return putGradebookSetup(store, { ...setup, version: nextCount(setup.version, 'The setup version'), updatedBy: by, updatedAt: at });
 }
 
-function requireStudent(store: Store, courseId: string, studentId: string): void {
-  if (getEnrollment(store, courseId, studentId)?.role !== 'student') {
+async function requireStudent(store: Store, courseId: string, studentId: string): Promise<void> {
+  if ((await getEnrollment(store, courseId, studentId))?.role !== 'student') {
     throw new AppError('not-found', `Student ${JSON.stringify(studentId)} is not enrolled in this course.`);
   }
 }
@@ -85,8 +86,8 @@ export const gradebookRoutes: RouteModule = [
       if (problems.length > rules.length) throw invalid(problems.filter((p) => p.path !== 'rulesVersion'));
       if (rules.length > 0)
         throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
-      return deps.store.tx(() => {
-        assertSetupVersion(loadSetup(deps.store, params.courseId), body.version);
+      return deps.store.tx(async () => {
+        assertSetupVersion(await loadSetup(deps.store, params.courseId), body.version);
         return saveBumped(deps.store, body, granted.caller.user.id, deps.clock.now());
       });
     },
@@ -99,8 +100,12 @@ export const gradebookRoutes: RouteModule = [
     tag: 'gradebook',
     params: CourseParams,
     response: z.array(SetupCheck),
-    handler: ({ deps, params }) =>
-      computeSetupChecks({ setup: loadSetup(deps.store, params.courseId), items: publishedItems(deps.store, params.courseId), now: deps.clock.now() }),
+    handler: async ({ deps, params }) =>
+      computeSetupChecks({
+        setup: await loadSetup(deps.store, params.courseId),
+        items: await publishedItems(deps.store, params.courseId),
+        now: deps.clock.now(),
+      }),
   }),
   defineOperation({
     operationId: 'dismissSetupCheck',
@@ -112,10 +117,10 @@ export const gradebookRoutes: RouteModule = [
     body: DismissBody,
     response: GradebookSetup,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(() => {
+      deps.store.tx(async () => {
         const now = deps.clock.now();
-        const setup = loadSetup(deps.store, params.courseId);
-        const fires = computeSetupChecks({ setup, items: publishedItems(deps.store, params.courseId), now }).some(
+        const setup = await loadSetup(deps.store, params.courseId);
+        const fires = computeSetupChecks({ setup, items: await publishedItems(deps.store, params.courseId), now }).some(
           (c) => c.code === body.code && c.target === body.target,
         );
         if (!fires) throw new AppError('not-found', `The check ${body.code} does not fire for target ${JSON.stringify(body.target)}.`);
@@ -134,8 +139,8 @@ export const gradebookRoutes: RouteModule = [
     params: z.object({ courseId: Id, code: CheckCode, target: z.string() }),
     response: GradebookSetup,
     handler: ({ deps, params, granted }) =>
-      deps.store.tx(() => {
-        const setup = loadSetup(deps.store, params.courseId);
+      deps.store.tx(async () => {
+        const setup = await loadSetup(deps.store, params.courseId);
         const kept = setup.dismissedChecks.filter((d) => !(d.code === params.code && d.target === params.target));
         if (kept.length === setup.dismissedChecks.length)
           throw new AppError('not-found', `The check ${params.code} for ${JSON.stringify(params.target)} is not dismissed.`);
@@ -166,11 +171,12 @@ export const gradebookRoutes: RouteModule = [
     tag: 'gradebook',
     params: CourseParams,
     response: StudentGrades,
-    handler: ({ deps, params, granted }): StudentGradesValue => {
-      const setup = loadSetup(deps.store, params.courseId);
-      const items = publishedItems(deps.store, params.courseId);
-      const me = listStudents(deps.store, params.courseId).filter((s) => s.id === granted.caller.user.id);
-      const submissions = courseSubmissions(deps.store, params.courseId, granted.caller.user.id);
+    handler: async ({ deps, params, granted }): Promise<StudentGradesValue> => {
+      const setup = await loadSetup(deps.store, params.courseId);
+      const items = await publishedItems(deps.store, params.courseId);
+      const me = (await listStudents(deps.store, params.courseId)).filter((s) => s.id === granted.caller.user.id);
+      const submissions: GradeSubmission[] = [];
+      await courseSubmissions(deps.store, params.courseId, [granted.caller.user.id], (batch) => submissions.push(...batch));
       const grades = computeCourseGrades({ setup, items, students: me, submissions, now: deps.clock.now(), releasedOnly: true, detail: true });
       const { cells: _cells, ...mine } = grades.students[0]!;
       return { courseId: params.courseId, computedAt: deps.clock.now(), ...mine };
@@ -185,19 +191,19 @@ export const gradebookRoutes: RouteModule = [
     params: StudentParams,
     body: FinalGradeBody,
     response: FinalGradeResult,
-    handler: ({ deps, params, body, granted }) => {
-      requireStudent(deps.store, params.courseId, params.studentId);
+    handler: async ({ deps, params, body, granted }) => {
+      await requireStudent(deps.store, params.courseId, params.studentId);
       const letter = given(body.letter);
       const percent = given(body.percent);
-      return deps.store.tx(() => {
-        const setup = loadSetup(deps.store, params.courseId);
+      return deps.store.tx(async () => {
+        const setup = await loadSetup(deps.store, params.courseId);
         if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
           const letters = setup.scheme.bands.map((b) => b.letter).join(', ');
           throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme (${letters})`, [
             { path: 'letter', message: `must be one of ${letters}` },
           ]);
         }
-        const current = getFinalGrade(deps.store, params.courseId, params.studentId);
+        const current = await getFinalGrade(deps.store, params.courseId, params.studentId);
         const currentVersion = current?.version ?? 0;
         if (body.expectedVersion !== currentVersion) {
           throw new AppError('conflict', `The override is at version ${currentVersion}, not ${body.expectedVersion}.`, { currentVersion });
@@ -205,7 +211,7 @@ export const gradebookRoutes: RouteModule = [
         const version = nextCount(currentVersion, "The student's override version", MAX_EXPECTED_VERSION);
         const now = deps.clock.now();
         const by = granted.caller.user.id;
-        putFinalGrade(deps.store, {
+        await putFinalGrade(deps.store, {
           courseId: params.courseId,
           studentId: params.studentId,
           letter,
@@ -215,7 +221,7 @@ export const gradebookRoutes: RouteModule = [
           updatedBy: by,
           updatedAt: now,
         });
-        appendFinalGradeHistory(deps.store, {
+        await appendFinalGradeHistory(deps.store, {
           courseId: params.courseId,
           studentId: params.studentId,
           version,
@@ -239,8 +245,8 @@ export const gradebookRoutes: RouteModule = [
     tag: 'gradebook',
     params: StudentParams,
     response: z.array(FinalGradeHistoryEntry),
-    handler: ({ deps, params }) => {
-      requireStudent(deps.store, params.courseId, params.studentId);
+    handler: async ({ deps, params }) => {
+      await requireStudent(deps.store, params.courseId, params.studentId);
       return finalGradeHistory(deps.store, params.courseId, params.studentId);
     },
   }),
@@ -254,8 +260,8 @@ export const gradebookRoutes: RouteModule = [
     query: ExportQuery,
     response: ExportResult,
     // Streamed a slice of students at a time: a 10,000-student export never sits whole in memory.
-    handler: ({ deps, params, query }) =>
-      new Response(gradebookExportStream(deps, params.courseId, { layout: query.layout, bom: query.bom === 'true' }), {
+    handler: async ({ deps, params, query }) =>
+      new Response(await gradebookExportStream(deps, params.courseId, { layout: query.layout, bom: query.bom === 'true' }), {
         headers: { 'content-type': 'application/json; charset=UTF-8' },
       }),
   }),

@@ -22,8 +22,8 @@ export const lessonsRoutes: RouteModule = [
     response: Lesson,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const mod = getModule(deps.store, params.moduleId)!;
+      deps.store.tx(async () => {
+        const mod = (await getModule(deps.store, params.moduleId))!;
         return insertLesson(deps.store, {
           id: deps.ids.next('les'),
           moduleId: mod.id,
@@ -53,7 +53,7 @@ export const lessonsRoutes: RouteModule = [
     tag: 'lessons',
     params: LessonParams,
     response: Lesson,
-    handler: ({ deps, params }) => getLesson(deps.store, params.lessonId)!,
+    handler: async ({ deps, params }) => (await getLesson(deps.store, params.lessonId))!,
   }),
   defineOperation({
     operationId: 'updateLesson',
@@ -65,8 +65,8 @@ export const lessonsRoutes: RouteModule = [
     body: LessonUpdate,
     response: Lesson,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const before = getLesson(deps.store, params.lessonId);
+      deps.store.tx(async () => {
+        const before = await getLesson(deps.store, params.lessonId);
         if (!before) throw notFound('Lesson', params.lessonId);
         return updateLesson(deps.store, before, { ...before, ...definedFields(body) });
       }),
@@ -80,8 +80,8 @@ export const lessonsRoutes: RouteModule = [
     params: LessonParams,
     response: Lesson,
     handler: ({ deps, params }) =>
-      deps.store.tx(() => {
-        const before = getLesson(deps.store, params.lessonId)!;
+      deps.store.tx(async () => {
+        const before = (await getLesson(deps.store, params.lessonId))!;
         if (before.status === 'published') return before;
         return updateLesson(deps.store, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
       }),

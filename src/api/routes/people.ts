@@ -42,9 +42,9 @@ export const peopleRoutes: RouteModule = [
     response: User,
     status: 201,
     handler: ({ deps, body }) =>
-      deps.store.tx(() => {
+      deps.store.tx(async () => {
         const id = body.id ?? deps.ids.next('usr');
-        if (getUser(deps.store, id)) throw new AppError('conflict', `User ${JSON.stringify(id)} already exists.`);
+        if (await getUser(deps.store, id)) throw new AppError('conflict', `User ${JSON.stringify(id)} already exists.`);
         return insertUser(deps.store, { id, name: body.name, email: body.email, admin: body.admin });
       }),
   }),
@@ -56,8 +56,8 @@ export const peopleRoutes: RouteModule = [
     tag: 'people',
     params: UserParams,
     response: User,
-    handler: ({ deps, params }) =>
-      getUser(deps.store, params.userId) ??
+    handler: async ({ deps, params }) =>
+      (await getUser(deps.store, params.userId)) ??
       (() => {
         throw notFound('User', params.userId);
       })(),
@@ -72,8 +72,8 @@ export const peopleRoutes: RouteModule = [
     body: UserUpdate,
     response: User,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const before = getUser(deps.store, params.userId);
+      deps.store.tx(async () => {
+        const before = await getUser(deps.store, params.userId);
         if (!before) throw notFound('User', params.userId);
         return updateUser(deps.store, { ...before, ...definedFields(body) });
       }),
@@ -99,8 +99,8 @@ export const peopleRoutes: RouteModule = [
     response: Enrollment,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        if (!getUser(deps.store, body.userId)) throw notFound('User', body.userId);
+      deps.store.tx(async () => {
+        if (!(await getUser(deps.store, body.userId))) throw notFound('User', body.userId);
         return upsertEnrollment(deps.store, { courseId: params.courseId, userId: body.userId, role: body.role });
       }),
   }),
@@ -112,8 +112,8 @@ export const peopleRoutes: RouteModule = [
     tag: 'people',
     params: z.object({ courseId: Id, userId: Id }),
     response: z.object({ ok: z.boolean() }),
-    handler: ({ deps, params }) => {
-      if (!deleteEnrollment(deps.store, params.courseId, params.userId))
+    handler: async ({ deps, params }) => {
+      if (!(await deleteEnrollment(deps.store, params.courseId, params.userId)))
         throw new AppError('not-found', `User ${JSON.stringify(params.userId)} is not enrolled in this course.`);
       return { ok: true };
     },

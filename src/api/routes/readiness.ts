@@ -37,7 +37,7 @@ export const readinessRoutes: RouteModule = [
     tag: 'readiness',
     params: CourseParams,
     response: ReadinessReport,
-    handler: ({ deps, params }) => courseReadiness(deps.store, params.courseId, deps.clock.now()).report,
+    handler: async ({ deps, params }) => (await courseReadiness(deps.store, params.courseId, deps.clock.now())).report,
   }),
   defineOperation({
     operationId: 'setAttestation',
@@ -49,8 +49,8 @@ export const readinessRoutes: RouteModule = [
     body: AttestationBody,
     response: ReadinessReport,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(() => {
-        const { report, rubric, course } = courseReadiness(deps.store, params.courseId, deps.clock.now());
+      deps.store.tx(async () => {
+        const { report, rubric, course } = await courseReadiness(deps.store, params.courseId, deps.clock.now());
         if (body.rubricId !== course.rubricId) {
           throw new AppError('conflict', `The course uses rubric ${JSON.stringify(course.rubricId)}, not ${JSON.stringify(body.rubricId)}.`, {
             rubricId: course.rubricId,
@@ -66,7 +66,7 @@ export const readinessRoutes: RouteModule = [
           ]);
         }
         const user = granted.caller.user;
-        putAttestation(deps.store, {
+        await putAttestation(deps.store, {
           courseId: params.courseId,
           rubricId: rubric.id,
           itemId: params.itemId,
@@ -76,7 +76,7 @@ export const readinessRoutes: RouteModule = [
           note,
           at: deps.clock.now(),
         });
-        return courseReadiness(deps.store, params.courseId, deps.clock.now()).report;
+        return (await courseReadiness(deps.store, params.courseId, deps.clock.now())).report;
       }),
   }),
   defineOperation({
@@ -88,12 +88,12 @@ export const readinessRoutes: RouteModule = [
     params: ItemParams,
     response: ReadinessReport,
     handler: ({ deps, params }) =>
-      deps.store.tx(() => {
-        const { course } = courseWithRubric(deps.store, params.courseId);
-        if (!deleteAttestation(deps.store, params.courseId, course.rubricId, params.itemId)) {
+      deps.store.tx(async () => {
+        const { course } = await courseWithRubric(deps.store, params.courseId);
+        if (!(await deleteAttestation(deps.store, params.courseId, course.rubricId, params.itemId))) {
           throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no attestation.`);
         }
-        return courseReadiness(deps.store, params.courseId, deps.clock.now()).report;
+        return (await courseReadiness(deps.store, params.courseId, deps.clock.now())).report;
       }),
   }),
   defineOperation({
@@ -121,8 +121,8 @@ export const readinessRoutes: RouteModule = [
     }),
     response: Finding,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
-        const { rubric } = courseWithRubric(deps.store, params.courseId);
+      deps.store.tx(async () => {
+        const { rubric } = await courseWithRubric(deps.store, params.courseId);
         const item = findItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
         if (item.kind !== 'ai')
@@ -138,7 +138,7 @@ export const readinessRoutes: RouteModule = [
           reviewedAt: null,
           reviewedByName: null,
         };
-        putFinding(deps.store, finding);
+        await putFinding(deps.store, finding);
         return finding;
       }),
   }),
@@ -152,8 +152,8 @@ export const readinessRoutes: RouteModule = [
     body: z.strictObject({ decision: z.enum(['accept', 'reject']) }),
     response: Finding,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(() => {
-        const finding = getFinding(deps.store, params.courseId, params.itemId);
+      deps.store.tx(async () => {
+        const finding = await getFinding(deps.store, params.courseId, params.itemId);
         if (!finding) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no finding.`);
         const user = granted.caller.user;
         const reviewed = {
@@ -163,7 +163,7 @@ export const readinessRoutes: RouteModule = [
           reviewedByName: user.name,
           reviewedAt: deps.clock.now(),
         };
-        putFinding(deps.store, reviewed);
+        await putFinding(deps.store, reviewed);
         return reviewed;
       }),
   }),
@@ -174,8 +174,8 @@ export const readinessRoutes: RouteModule = [
     summary: 'Standards rubrics: the built-in default and imported ones',
     tag: 'readiness',
     response: z.array(z.object({ id: z.string(), name: z.string(), attribution: z.string(), builtIn: z.boolean(), items: z.number() })),
-    handler: ({ deps }) =>
-      [DEFAULT_RUBRIC, ...listStoredRubrics(deps.store)].map((r) => ({
+    handler: async ({ deps }) =>
+      [DEFAULT_RUBRIC, ...(await listStoredRubrics(deps.store))].map((r) => ({
         id: r.id,
         name: r.name,
         attribution: r.attribution,
@@ -191,8 +191,8 @@ export const readinessRoutes: RouteModule = [
     tag: 'readiness',
     params: z.object({ rubricId: Id }),
     response: StandardsRubric,
-    handler: ({ deps, params }) =>
-      rubricById(deps.store, params.rubricId) ??
+    handler: async ({ deps, params }) =>
+      (await rubricById(deps.store, params.rubricId)) ??
       (() => {
         throw new AppError('not-found', `Rubric ${JSON.stringify(params.rubricId)} was not found.`);
       })(),
@@ -207,11 +207,11 @@ export const readinessRoutes: RouteModule = [
     response: StandardsRubric,
     status: 201,
     handler: ({ deps, body }) =>
-      deps.store.tx(() => {
-        if (rubricById(deps.store, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
+      deps.store.tx(async () => {
+        if (await rubricById(deps.store, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
         const problems = rubricProblems(body);
         if (problems.length > 0) throw invalid(problems);
-        putRubric(deps.store, body);
+        await putRubric(deps.store, body);
         return body;
       }),
   }),
@@ -224,8 +224,8 @@ export const readinessRoutes: RouteModule = [
     params: CourseParams,
     response: Course,
     handler: ({ deps, params }) =>
-      deps.store.tx(() => {
-        const course = assertCoursePublishable(deps.store, params.courseId, deps.clock.now());
+      deps.store.tx(async () => {
+        const course = await assertCoursePublishable(deps.store, params.courseId, deps.clock.now());
         if (course.status === 'published') return course;
         const now = deps.clock.now();
         return updateCourse(deps.store, { ...course, status: 'published', publishedAt: now, updatedAt: now });

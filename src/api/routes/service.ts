@@ -47,6 +47,6 @@ export const serviceRoutes: RouteModule = [
     summary: 'The whole store as a dataset document (tokens as tokenSha256), records ordered by id',
     tag: 'service',
     response: Dataset,
-    handler: ({ deps, c }) => c.body(dumpDataset(deps.store), 200, { 'content-type': 'application/json' }),
+    handler: async ({ deps, c }) => c.body(await dumpDataset(deps.store), 200, { 'content-type': 'application/json' }),
   }),
 ];

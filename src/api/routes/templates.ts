@@ -16,18 +16,18 @@ import { defineOperation, type RouteModule } from '../define.js';
 
 type Update = z.infer<typeof TemplateUpdate>;
 
-function requireOwnerExists(store: Store, owner: { kind: string; userId?: string } | undefined): void {
-  if (owner?.kind === 'user' && !getUser(store, owner.userId!)) throw new AppError('not-found', `User ${JSON.stringify(owner.userId)} was not found.`);
+async function requireOwnerExists(store: Store, owner: { kind: string; userId?: string } | undefined): Promise<void> {
+  if (owner?.kind === 'user' && !(await getUser(store, owner.userId!))) throw new AppError('not-found', `User ${JSON.stringify(owner.userId)} was not found.`);
 }
 
 /** Apply a PATCH: given top-level fields replace; modules keep placement by key. Owner changes are for admins. */
-function applyUpdate(store: Store, caller: Caller, id: string, patch: Update, now: string): TemplateValue {
-  const before = getTemplate(store, id);
+async function applyUpdate(store: Store, caller: Caller, id: string, patch: Update, now: string): Promise<TemplateValue> {
+  const before = await getTemplate(store, id);
   if (!before) throw notFound('Template', id);
   if (patch.owner !== undefined && !caller.user.admin && JSON.stringify(patch.owner) !== JSON.stringify(before.owner)) {
     throw new AppError('forbidden', 'Only admins may change the owner of a template.');
   }
-  requireOwnerExists(store, patch.owner);
+  await requireOwnerExists(store, patch.owner);
   const next: TemplateValue = {
     ...before,
     ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -60,8 +60,8 @@ export const templatesRoutes: RouteModule = [
     tag: 'templates',
     params: z.object({ templateId: Id }),
     response: Template,
-    handler: ({ deps, params }) =>
-      getTemplate(deps.store, params.templateId) ??
+    handler: async ({ deps, params }) =>
+      (await getTemplate(deps.store, params.templateId)) ??
       (() => {
         throw notFound('Template', params.templateId);
       })(),
@@ -80,10 +80,10 @@ export const templatesRoutes: RouteModule = [
       const owner = body.owner ?? (user.admin ? { kind: 'institution' as const } : { kind: 'user' as const, userId: user.id });
       if (!user.admin && !(owner.kind === 'user' && owner.userId === user.id))
         throw new AppError('forbidden', 'Only admins may create templates owned by the institution or by someone else.');
-      return deps.store.tx(() => {
-        requireOwnerExists(deps.store, owner);
+      return deps.store.tx(async () => {
+        await requireOwnerExists(deps.store, owner);
         const id = body.id ?? deps.ids.next('tpl');
-        if (getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
+        if (await getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
         return putTemplate(deps.store, {
           id,
           name: body.name,
@@ -123,9 +123,9 @@ export const templatesRoutes: RouteModule = [
     }),
     response: z.object({ updated: z.array(z.string()) }),
     handler: ({ deps, body, granted }) =>
-      deps.store.tx(() => {
+      deps.store.tx(async () => {
         const now = deps.clock.now();
-        for (const u of body.updates) applyUpdate(deps.store, granted.caller, u.id, u.patch, now);
+        for (const u of body.updates) await applyUpdate(deps.store, granted.caller, u.id, u.patch, now);
         return { updated: body.updates.map((u) => u.id) };
       }),
   }),
@@ -145,11 +145,11 @@ export const templatesRoutes: RouteModule = [
 
 function createFromTemplate(deps: AppDeps, templateId: string, body: { title: string; id?: string | undefined; description: string }, actorId: string) {
   const { store, ids } = deps;
-  return store.tx(() => {
-    const t = getTemplate(store, templateId);
+  return store.tx(async () => {
+    const t = await getTemplate(store, templateId);
     if (!t) throw notFound('Template', templateId);
     const now = deps.clock.now();
-    const course = createCourse(
+    const course = await createCourse(
       store,
       {
         id: body.id ?? ids.next('crs'),
@@ -170,9 +170,9 @@ function createFromTemplate(deps: AppDeps, templateId: string, body: { title: st
     // A new course has no modules of its own, so `start` modules then `end` modules, each in template order.
     const ordered = [...t.modules.filter((m) => m.placement === 'start'), ...t.modules.filter((m) => m.placement === 'end')];
     for (const m of ordered) {
-      const mod = insertModule(store, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
+      const mod = await insertModule(store, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
       for (const l of m.lessons) {
-        const lesson = insertLesson(store, {
+        const lesson = await insertLesson(store, {
           id: ids.next('les'),
           moduleId: mod.id,
           courseId: course.id,
@@ -182,7 +182,7 @@ function createFromTemplate(deps: AppDeps, templateId: string, body: { title: st
           publishedAt: null,
         });
         for (const b of l.blocks) {
-          insertBlock(
+          await insertBlock(
             store,
             { lessonId: lesson.id },
             { id: ids.next('blk'), content: b.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now },

@@ -43,16 +43,27 @@ export function recordsFromSubmissions(
   submissions: Iterable<GradeSubmission>,
   releasedOnly = false,
 ): SubmissionRecords {
+  const folder = recordsFolder(itemIds, studentIds, releasedOnly);
+  folder.add(submissions);
+  return folder.records;
+}
+
+/** Records built from submissions that arrive in batches (a large course read piecewise). */
+export function recordsFolder(itemIds: readonly string[], studentIds: readonly string[], releasedOnly = false) {
   const nItems = itemIds.length;
   const items = new Map(itemIds.map((id, i) => [id, i]));
   const students = new Map(studentIds.map((id, i) => [id, i]));
   const r = emptyRecords(studentIds.length, nItems);
-  for (const sub of submissions) {
-    const si = students.get(sub.studentId);
-    const ii = items.get(sub.assignmentId);
-    if (si === undefined || ii === undefined) continue;
-    const counts = !releasedOnly || sub.releasedAt !== null;
-    foldSubmission(r, si * nItems + ii, sub.attempt, sub.score, counts && sub.score !== null ? Date.parse(sub.submittedAt) : 0, counts);
-  }
-  return r;
+  return {
+    records: r,
+    add(submissions: Iterable<GradeSubmission>): void {
+      for (const sub of submissions) {
+        const si = students.get(sub.studentId);
+        const ii = items.get(sub.assignmentId);
+        if (si === undefined || ii === undefined) continue;
+        const counts = !releasedOnly || sub.releasedAt !== null;
+        foldSubmission(r, si * nItems + ii, sub.attempt, sub.score, counts && sub.score !== null ? Date.parse(sub.submittedAt) : 0, counts);
+      }
+    },
+  };
 }
