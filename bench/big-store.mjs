@@ -20,39 +20,39 @@ export const BENCH_TOKEN = 'bench-admin-token';
 const CATS = 5;
 
 /** The store's path (built now unless BENCH_DB names one that exists) and how long building took. */
-export function bigStore({ decimals = 0 } = {}) {
+export async function bigStore({ decimals = 0 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'cb-bench-gb-'));
   const keep = process.env.BENCH_DB ? (decimals ? process.env.BENCH_DB.replace(/(\.db)?$/, `-d${decimals}$1`) : process.env.BENCH_DB) : null;
   const db = keep ?? join(dir, `big${decimals ? `-d${decimals}` : ''}.db`);
   const t0 = performance.now();
   const built = !(keep && existsSync(keep));
-  if (built) buildStore(db, decimals);
-  else ensureToken(db);
+  if (built) await buildStore(db, decimals);
+  else await ensureToken(db);
   return { db, dir, built, kept: keep !== null, setupMs: performance.now() - t0 };
 }
 
 /** A store kept from an older bench run may predate the bench token. */
-function ensureToken(db) {
-  const store = openStore(db);
+async function ensureToken(db) {
+  const store = await openStore(db);
   try {
-    importDataset(
+    await importDataset(
       store,
       fixedClock('2026-11-22T00:00:00Z'),
       { coursebook: 1, tokens: [{ id: 'tok_bench', token: BENCH_TOKEN, userId: 'admin', scopes: ['*'] }] },
       { replace: true },
     );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function buildStore(db, decimals) {
+async function buildStore(db, decimals) {
   let seed = 42;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const C = COURSE;
 
-  const store = openStore(db);
-  importDataset(
+  const store = await openStore(db);
+  await importDataset(
     store,
     fixedClock('2026-11-22T00:00:00Z'),
     {
@@ -86,13 +86,13 @@ function buildStore(db, decimals) {
 
   const DAY = 86_400_000;
   const due0 = Date.parse('2026-09-01T23:59:00Z');
-  store.tx(() => {
-    const insA = store.db.prepare(
-      "INSERT INTO assignments (id, module_id, course_id, title, position, status, published_at, due_at, points, submission_type, category_id, rubric) VALUES (?, ?, ?, ?, ?, 'published', '2026-08-01T00:00:00.000Z', ?, ?, 'text', ?, '[]')",
-    );
+  await store.tx(async () => {
+    const insertAssignment =
+      "INSERT INTO assignments (id, module_id, course_id, title, position, status, published_at, due_at, points, submission_type, category_id, rubric) VALUES (?, ?, ?, ?, ?, 'published', '2026-08-01T00:00:00.000Z', ?, ?, 'text', ?, '[]')";
     for (let i = 0; i < ITEMS; i++) {
       const points = i % 40 === 39 ? 0 : [10, 20, 25, 50, 100][i % 5];
-      insA.run(
+      await store.run(
+        insertAssignment,
         `a${String(i).padStart(4, '0')}`,
         `m${String(i % 10).padStart(2, '0')}`,
         C,
@@ -103,13 +103,13 @@ function buildStore(db, decimals) {
         `cat${i % CATS}`,
       );
     }
-    const insU = store.db.prepare('INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)');
-    const insE = store.db.prepare("INSERT INTO enrollments (course_id, user_id, role) VALUES (?, ?, 'student')");
+    const insertUser = 'INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)';
+    const insertEnrollment = "INSERT INTO enrollments (course_id, user_id, role) VALUES (?, ?, 'student')";
     let n = 0;
     for (let s = 0; s < STUDENTS; s++) {
       const sid = `s${String(s).padStart(5, '0')}`;
-      insU.run(sid, `Student ${String(STUDENTS - s).padStart(5, '0')}`);
-      insE.run(C, sid);
+      await store.run(insertUser, sid, `Student ${String(STUDENTS - s).padStart(5, '0')}`);
+      await store.run(insertEnrollment, C, sid);
       for (let i = 0; i < ITEMS; i++) {
         const r = rand();
         if (r < 0.05) continue; // missing
@@ -131,7 +131,7 @@ function buildStore(db, decimals) {
               releasedAt: '2026-11-02T00:00:00.000Z',
             };
         // Through the store's own write, so the bench store is exactly what the app writes.
-        insertSubmission(store, {
+        await insertSubmission(store, {
           id: `sub${++n}`,
           assignmentId: `a${String(i).padStart(4, '0')}`,
           studentId: sid,
@@ -146,6 +146,6 @@ function buildStore(db, decimals) {
       }
     }
   });
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
+  await store.all('PRAGMA wal_checkpoint(TRUNCATE)');
+  await store.close();
 }

@@ -30,7 +30,7 @@ function dropGradeCells(db) {
 
 let plainMedian = null;
 for (const decimals of (process.env.BENCH_DECIMALS ?? '0,6').split(',').map(Number)) {
-  const { db, dir, built, setupMs } = bigStore({ decimals });
+  const { db, dir, built, setupMs } = await bigStore({ decimals });
   if (!built) dropGradeCells(db);
   const out = join(dir, 'grades.csv');
   const exportOnce = () => {

@@ -21,16 +21,16 @@ const dataset = writeBenchDataset(dir);
 
 // The store's schema as openStore leaves a new file: tables, indexes and triggers in the
 // order they were made (sqlite_sequence is SQLite's own), and the schema version.
-const schemaStore = openStore(join(dir, 'schema.db'));
+const schemaStore = await openStore(join(dir, 'schema.db'));
 const schemaPath = join(dir, 'schema.json');
 writeFileSync(
   schemaPath,
   JSON.stringify({
-    ddl: schemaStore.db.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name <> 'sqlite_sequence' ORDER BY rowid").pluck().all(),
-    userVersion: schemaStore.db.pragma('user_version', { simple: true }),
+    ddl: (await schemaStore.all("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name <> 'sqlite_sequence' ORDER BY rowid")).map((r) => r.sql),
+    userVersion: (await schemaStore.get('PRAGMA user_version')).user_version,
   }),
 );
-schemaStore.close();
+await schemaStore.close();
 
 /** Every table's rows, in one text per table, to show the floor wrote what the import wrote. */
 function tableContents(path) {

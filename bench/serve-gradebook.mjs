@@ -7,7 +7,7 @@ import { BENCH_TOKEN, bigStore, COURSE } from './big-store.mjs';
 import { bin, startServer } from './lib/processes.mjs';
 import { ms, printTarget, seconds } from './lib/report.mjs';
 
-const { db, dir } = bigStore();
+const { db, dir } = await bigStore();
 
 const server = await startServer(bin, ['serve', '--db', db, '--port', '0', '--log', 'off', '--rate-limit', 'off'], { ...process.env, CI: '1' });
 const { url } = server;

@@ -69,9 +69,15 @@ function malformedFields(bytes: Uint8Array, offsets: number[]): string[] {
 
 /** Problems with the text of a JSON body (bytes as received), or [] with the parsed value. */
 export function checkJsonText(bytes: Uint8Array): { problems: Problem[]; text: string; parsed?: unknown } {
-  const offsets = malformedUtf8Offsets(bytes);
-  if (offsets.length > 0) return { problems: malformedFields(bytes, offsets).map((path) => ({ path, message: NOT_UTF8 })), text: '' };
-  const text = new TextDecoder().decode(bytes);
+  let text: string;
+  try {
+    // The platform's strict decoder refuses exactly what malformedUtf8Offsets finds (WHATWG
+    // UTF-8 is RFC 3629), natively: the byte walk runs only to name the fields of a bad body.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const offsets = malformedUtf8Offsets(bytes);
+    return { problems: malformedFields(bytes, offsets.length > 0 ? offsets : [0]).map((path) => ({ path, message: NOT_UTF8 })), text: '' };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,9 +1,8 @@
 import { planInstructions } from '../domain/content/rules.js';
 import { invalid } from '../errors.js';
 import type { Ids } from '../runtime/ids.js';
-import { mapInOrder } from '../runtime/in-order.js';
 import type { AssignmentRowValue, AssignmentValue, BlockInputValue } from '../schemas/content.js';
-import { deleteInstructionBlocksExcept, getBlock, insertBlock, listBlocks, setBlockPosition, writeBlock } from './blocks.js';
+import { deleteInstructionBlocksExcept, getBlock, insertBlock, instructionsByAssignment, listBlocks, setBlockPosition, writeBlock } from './blocks.js';
 import type { Store } from './db.js';
 import { moveTo, openSlot } from './positions.js';
 import { ASSIGNMENTS, blockContentOf, insertRecord, type Row, updateRecord } from './tables.js';
@@ -27,7 +26,8 @@ export async function listCourseAssignments(store: Store, courseId: string, publ
        ORDER BY m.position, a.position, a.id`,
     courseId,
   )) as Row[];
-  return mapInOrder(rows, async (r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: await listBlocks(store, { assignmentId: r.id as string }) }));
+  const instructions = await instructionsByAssignment(store, { courseId });
+  return rows.map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: instructions.get(r.id as string) ?? [] }));
 }
 
 export async function insertAssignment(store: Store, a: Omit<AssignmentRowValue, 'position'>, position?: number): Promise<AssignmentRowValue> {
@@ -45,10 +45,9 @@ export async function countSubmissions(store: Store, assignmentId: string): Prom
 }
 
 export async function listAssignmentsOfModule(store: Store, moduleId: string): Promise<AssignmentValue[]> {
-  return mapInOrder((await store.all('SELECT * FROM assignments WHERE module_id = ? ORDER BY position', moduleId)) as Row[], async (r) => ({
-    ...ASSIGNMENTS.fromRow(r),
-    instructions: await listBlocks(store, { assignmentId: r.id as string }),
-  }));
+  const rows = (await store.all('SELECT * FROM assignments WHERE module_id = ? ORDER BY position', moduleId)) as Row[];
+  const instructions = await instructionsByAssignment(store, { moduleId });
+  return rows.map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: instructions.get(r.id as string) ?? [] }));
 }
 
 /**

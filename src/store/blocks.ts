@@ -24,6 +24,26 @@ export async function listBlocks(store: Store, parent: BlockParent): Promise<Sto
   return ((await store.all(sql, parentId(parent))) as Row[]).map((r) => blockView(BLOCKS.fromRow(r)));
 }
 
+/**
+ * The instructions of every assignment of a course or a module, in one statement (a list of
+ * assignments would otherwise ask once per assignment): assignment id -> its blocks in order.
+ */
+export async function instructionsByAssignment(store: Store, of: { courseId: string } | { moduleId: string }): Promise<Map<string, StoredBlockValue[]>> {
+  const rows = (await store.all(
+    `SELECT b.* FROM blocks b JOIN assignments a ON a.id = b.assignment_id WHERE ${'courseId' in of ? 'a.course_id' : 'a.module_id'} = ?
+       ORDER BY b.assignment_id, b.position`,
+    'courseId' in of ? of.courseId : of.moduleId,
+  )) as Row[];
+  const byAssignment = new Map<string, StoredBlockValue[]>();
+  for (const row of rows) {
+    const key = row.assignment_id as string;
+    const list = byAssignment.get(key) ?? [];
+    if (list.length === 0) byAssignment.set(key, list);
+    list.push(blockView(BLOCKS.fromRow(row)));
+  }
+  return byAssignment;
+}
+
 /** What a block is apart from where it sits: its content and review state. */
 export interface BlockBody {
   content: BlockContentValue;

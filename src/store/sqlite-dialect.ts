@@ -35,7 +35,9 @@ export function cachedSqliteDialect(db: Database.Database): {
   const connection = driver.connection;
   return {
     execute: async (query, inTransaction) => {
-      if (inTransaction) return connection.executeQuery(query);
+      // Nobody holds the connection: a statement outside a transaction runs at once (the
+      // check and the call are one synchronous step), instead of a turn through the queue.
+      if (inTransaction || !driver.held) return connection.executeQuery(query);
       await driver.acquireConnection();
       try {
         return await connection.executeQuery(query);
@@ -46,7 +48,6 @@ export function cachedSqliteDialect(db: Database.Database): {
     dialect: {
       createAdapter: () => new SqliteAdapter(),
       createDriver: () => driver,
-      // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector takes any Kysely.
       createIntrospector: (k: Kysely<any>) => new SqliteIntrospector(k),
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
@@ -57,6 +58,12 @@ class CachedSqliteDriver implements Driver {
   readonly connection: CachedSqliteConnection;
   #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | null = null;
+  /** Whether a transaction or a queued statement holds the connection, or waits for it. */
+  #waiting = 0;
+
+  get held(): boolean {
+    return this.#waiting > 0;
+  }
 
   constructor(db: Database.Database) {
     this.connection = new CachedSqliteConnection(db);
@@ -65,6 +72,7 @@ class CachedSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    this.#waiting++;
     const previous = this.#queue;
     let release!: () => void;
     this.#queue = new Promise<void>((resolve) => {
@@ -90,6 +98,7 @@ class CachedSqliteDriver implements Driver {
   async releaseConnection(): Promise<void> {
     const release = this.#release;
     this.#release = null;
+    this.#waiting--;
     release?.();
   }
 
