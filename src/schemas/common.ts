@@ -42,8 +42,16 @@ export function isRfc3339(value: string): boolean {
   return !Number.isNaN(Date.parse(value));
 }
 
-/** RFC 3339 in, RFC 3339 UTC with milliseconds out (sub-millisecond digits are truncated). */
+/** Already the output form: a valid timestamp written so is its own normal form. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * RFC 3339 in (checked by isRfc3339 first), RFC 3339 UTC with milliseconds out (sub-millisecond
+ * digits are truncated). A dataset's timestamps are nearly all in the output form already:
+ * those are returned as they are instead of going through a Date and back.
+ */
 export function normalizeTimestamp(value: string): string {
+  if (CANONICAL_UTC.test(value)) return value;
   return new Date(Date.parse(value.toUpperCase())).toISOString();
 }
 

@@ -447,7 +447,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     for (const l of d.lessons) await write(LESSONS, { ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! });
     for (const { instructions, ...a } of d.assignments) {
       await write(ASSIGNMENTS, { ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! });
-      instructions.forEach((b, k) => write(BLOCKS, block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k })));
+      for (const [k, b] of instructions.entries()) await write(BLOCKS, block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k }));
     }
     for (const b of d.blocks) await write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
     for (const s of d.submissions) {
