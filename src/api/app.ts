@@ -96,7 +96,13 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     });
   const normalLimit = limit(options.maxBody);
   const importLimit = limit(Math.max(options.maxBody, options.maxImportBody));
-  app.use(`${API_PREFIX}/*`, (c, next) => (takesLargeBody(c.req.path) ? importLimit(c, next) : normalLimit(c, next)));
+  app.use(`${API_PREFIX}/*`, (c, next) => {
+    // A GET's or HEAD's body is never read (a Fetch Request of either has none, so the limit
+    // always let them through). Asking for it anyway made @hono/node-server build a whole
+    // Fetch Request and an AbortController for every read.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return takesLargeBody(c.req.path) ? importLimit(c, next) : normalLimit(c, next);
+  });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
