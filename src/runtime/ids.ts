@@ -15,19 +15,37 @@ export interface Ids {
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+/** Random bytes drawn a block at a time: one call into the system's generator per 4 KiB, not per id (serve makes one per request). */
+function randomPool(size = 4096): (n: number) => Uint8Array {
+  let pool = randomBytes(size);
+  let used = 0;
+  return (n) => {
+    if (n > size) return randomBytes(n);
+    if (used + n > size) {
+      pool = randomBytes(size);
+      used = 0;
+    }
+    used += n;
+    return pool.subarray(used - n, used);
+  };
+}
+
 /** `n` random Crockford base32 characters (5 bits each, no modulo bias). */
-function randomBase32(n: number): string {
-  const bytes = randomBytes(n);
+function randomBase32(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < n; i++) out += CROCKFORD[bytes[i]! & 31];
+  for (let i = 0; i < bytes.length; i++) out += CROCKFORD[bytes[i]! & 31];
   return out;
 }
 
-export const randomIds = (): Ids => ({
-  next: (prefix) => `${prefix}_${randomBase32(12).toLowerCase()}`,
-  draw: randomBase32,
-  secret: () => `cbk_${randomBytes(32).toString('base64url')}`,
-});
+export const randomIds = (): Ids => {
+  const draw = randomPool();
+  return {
+    next: (prefix) => `${prefix}_${randomBase32(draw(12)).toLowerCase()}`,
+    draw: (n) => randomBase32(draw(n)),
+    // A secret never shares a block with ids that are shown.
+    secret: () => `cbk_${randomBytes(32).toString('base64url')}`,
+  };
+};
 
 /** `n` as `width` Crockford base32 digits, zero-padded. */
 function base32Counter(n: number, width: number): string {

@@ -157,3 +157,32 @@ describe('serve fixture flags', () => {
     ]);
   });
 });
+
+describe('serve: X-Request-Id on every kind of answer', () => {
+  it('a JSON answer, a 401, a 404 for no route, the OpenAPI document, the grades view, the CSV export and a fault rule all carry one; a caller-given id comes back', async () => {
+    const s = await serve(['--memory', '--seed', DEMO, '--allow-admin', '--log', 'off', '--rate-limit', 'off']);
+    const admin = 'demo-admin-token';
+    const fault = await fetch(`${s.url}/api/v1/_admin/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/api/v1/health', status: 503 }),
+    });
+    expect(fault.status).toBe(201);
+    const answers = [
+      await get(s, '/courses', admin),
+      await get(s, '/courses'),
+      await get(s, '/no-such-route', admin),
+      await get(s, '/openapi.json'),
+      await get(s, '/courses/crs_data101/gradebook/grades', admin),
+      await get(s, '/courses/crs_data101/gradebook/export', admin),
+      await get(s, '/health'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 200, 200, 200, 503]);
+    for (const r of answers) {
+      expect(r.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{12}$/);
+      await r.arrayBuffer();
+    }
+    const given = await get(s, '/courses', admin, { 'x-request-id': 'ci-42' });
+    expect(given.headers.get('x-request-id')).toBe('ci-42');
+  });
+});
