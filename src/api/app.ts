@@ -93,21 +93,36 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
       }),
     );
 
+  const tooLarge = (maxSize: number) => new AppError('too-large', `The request body is over the limit of ${maxSize} bytes.`, { limit: maxSize });
   const limit = (maxSize: number) =>
     bodyLimit({
       maxSize,
       onError: () => {
-        throw new AppError('too-large', `The request body is over the limit of ${maxSize} bytes.`, { limit: maxSize });
+        throw tooLarge(maxSize);
       },
     });
-  const normalLimit = limit(options.maxBody);
-  const importLimit = limit(Math.max(options.maxBody, options.maxImportBody));
+  const normalMax = options.maxBody;
+  const importMax = Math.max(options.maxBody, options.maxImportBody);
+  const normalLimit = limit(normalMax);
+  const importLimit = limit(importMax);
   app.use(`${API_PREFIX}/*`, (c, next) => {
     // A GET's or HEAD's body is never read (a Fetch Request of either has none, so the limit
     // always let them through). Asking for it anyway made @hono/node-server build a whole
     // Fetch Request and an AbortController for every read.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return takesLargeBody(c.req.path) ? importLimit(c, next) : normalLimit(c, next);
+    const large = takesLargeBody(c.req.path);
+    // A body of a declared length (no Transfer-Encoding) is decided on that length, as Hono's
+    // limit decides it, without asking for the body first: over a socket that asking built
+    // a Fetch Request and a stream the body was then read through. HTTP itself keeps the body
+    // to the declared length. Chunked bodies, and in-process requests (no Content-Length),
+    // are counted by Hono's limit as they are read.
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && /^\d+$/.test(declared) && c.req.header('transfer-encoding') === undefined) {
+      const max = large ? importMax : normalMax;
+      if (Number(declared) > max) throw tooLarge(max);
+      return next();
+    }
+    return large ? importLimit(c, next) : normalLimit(c, next);
   });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -235,6 +235,30 @@ describe('serve against slow and malformed HTTP', () => {
     }
   });
 
+  it('a chunked body (no declared length) is counted as it arrives: over --max-body it is 413 too, under it is answered', async () => {
+    const server = await startServer(options({ seed: seedOf(), maxBody: 1024 }));
+    try {
+      const chunk = JSON.stringify({ title: 'x'.repeat(4096) });
+      const over = await openSocket(
+        server.port,
+        `POST /api/v1/courses HTTP/1.1\r\nHost: x\r\nAuthorization: ${ADMIN.authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
+      );
+      const tooLarge = parseResponse(await readUntilClosed(over));
+      expect(tooLarge.status).toBe(413);
+      expect(JSON.parse(tooLarge.body)).toMatchObject({ error: { code: 'too-large', details: { limit: 1024 } } });
+      const small = JSON.stringify({ title: 'Chunked' });
+      const under = await openSocket(
+        server.port,
+        `POST /api/v1/courses HTTP/1.1\r\nHost: x\r\nAuthorization: ${ADMIN.authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${small.length.toString(16)}\r\n${small}\r\n0\r\n\r\n`,
+      );
+      const created = parseResponse(await readUntilClosed(under));
+      expect(created.status).toBe(201);
+      expect(JSON.parse(created.body)).toMatchObject({ title: 'Chunked' });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a body sent with a GET is never read: the GET is answered as without it, whatever its size', async () => {
     const server = await startServer(options({ seed: seedOf(), maxBody: 1024 }));
     try {
