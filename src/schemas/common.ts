@@ -24,8 +24,32 @@ export const Version = z.number().int().min(0).max(MAX_INT);
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/** The output form of a timestamp: a valid one written so is its own normal form. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The common case, a timestamp already in the output form (`2026-11-22T08:30:00.000Z`) of a
+ * year from 100 on, decided by arithmetic: true or false as the general check below answers
+ * (a test compares the two on any such text), without its two Date constructions. Years
+ * before 100 take the general path, whose Date.UTC reads them as 19xx.
+ */
+function canonicalIsRfc3339(value: string): boolean | null {
+  if (value.length !== 24 || !CANONICAL_UTC.test(value)) return null;
+  const year = Number(value.slice(0, 4));
+  if (year < 100) return null;
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+  return day <= days && Number(value.slice(11, 13)) <= 23 && Number(value.slice(14, 16)) <= 59 && Number(value.slice(17, 19)) <= 59;
+}
+
 /** True for an RFC 3339 timestamp naming a real instant (no Feb 30, no hour 25). */
 export function isRfc3339(value: string): boolean {
+  const canonical = canonicalIsRfc3339(value);
+  if (canonical !== null) return canonical;
   const m = RFC3339.exec(value);
   if (!m) return false;
   const [, y, mo, d, h, mi, s, , off] = m;
@@ -41,9 +65,6 @@ export function isRfc3339(value: string): boolean {
   }
   return !Number.isNaN(Date.parse(value));
 }
-
-/** Already the output form: a valid timestamp written so is its own normal form. */
-const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * RFC 3339 in (checked by isRfc3339 first), RFC 3339 UTC with milliseconds out (sub-millisecond

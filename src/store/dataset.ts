@@ -44,6 +44,7 @@ import {
   REPORTING_LINES,
   RUBRICS,
   recordExists,
+  recordsExisting,
   SUBMISSIONS,
   type Table,
   TEMPLATES,
@@ -179,8 +180,9 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   if (!options.replace) {
     const conflicts: Problem[] = [];
     const check = async <V>(collection: string, table: Table<V>, keys: string[][]) => {
-      await eachInOrder(keys, async (k, i) => {
-        if (await recordExists(store, table, k)) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
+      const existing = await recordsExisting(store, table, keys);
+      keys.forEach((k, i) => {
+        if (existing[i]) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
       });
     };
     await check(

@@ -95,6 +95,19 @@ describe('dataset import', () => {
     await store.close();
   });
 
+  it('existing records are found across the batches they are asked about in (500 ids a query), each reported at its own index', async () => {
+    const store = await openStore(':memory:');
+    const users = Array.from({ length: 1200 }, (_, i) => ({ id: `u${String(i).padStart(4, '0')}`, name: `User ${i}` }));
+    await importDataset(store, clock, { coursebook: 1, users: users.filter((_, i) => [0, 499, 500, 999, 1199].includes(i)) }, { replace: false });
+    const err = await importError(store, { coursebook: 1, users });
+    expect(err.code).toBe('conflict');
+    expect(err.details).toEqual(
+      [0, 499, 500, 999, 1199].map((i) => ({ path: `users[${i}]`, message: `u${String(i).padStart(4, '0')} already exists in the store` })),
+    );
+    expect(await count(store, 'users')).toBe(5);
+    await store.close();
+  });
+
   it('importing over existing ids is a conflict unless replace', async () => {
     const store = await openStore(':memory:');
     await importDataset(store, clock, demo, { replace: false });
