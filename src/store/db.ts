@@ -253,9 +253,13 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
  * is refused rather than having coursebook's tables added to it.
  */
 function refuseForeignDatabase(db: Database.Database, path: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  // One statement, so one snapshot: read apart, another process's first migration could
+  // commit in between (version 0 read before it, its tables counted after), and a new
+  // store that processes opened together looked foreign to the slower one.
+  const { version, tables } = db
+    .prepare("SELECT user_version AS version, (SELECT count(*) FROM sqlite_master WHERE type = 'table') AS tables FROM pragma_user_version")
+    .get() as { version: number; tables: number };
   if (version !== 0) return;
-  const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
   if (tables > 0)
     throw new AppError(
       'invalid',
