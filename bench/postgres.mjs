@@ -20,26 +20,14 @@
 // BENCH_LATENCY_REQUESTS (default 500), BENCH_STUDENTS and BENCH_ITEMS (the export's store).
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { COURSE as BIG_COURSE, buildBigStore, ITEMS, STUDENTS } from './lib/pg-big-store.mjs';
 import { createDatabase, startPostgres } from './lib/pg-cluster.mjs';
-import {
-  coursebook,
-  demoDataset,
-  finalGradeWriter,
-  median,
-  ms,
-  perSecond,
-  printTarget,
-  quantile,
-  scratch,
-  seconds,
-  startServe,
-  statusMix,
-  writeBenchDataset,
-} from './lib/pg-support.mjs';
+import { finalGradeWriter, startServe, writeBenchDataset } from './lib/pg-support.mjs';
+import { bin, coursebook, demoDataset, scratch, timedNode } from './lib/processes.mjs';
+import { loadAverage, median, ms, perSecond, printTarget, quantile, seconds, statusMix } from './lib/report.mjs';
 
 const pieces = ['serve', 'export', 'instances'];
 // Run alone, its arguments choose its pieces; imported by bench/run.mjs (npm run bench --
@@ -60,13 +48,11 @@ const exportRuns = Number(process.env.BENCH_RUNS ?? 3);
 const connections = 50;
 const STUDENTS_TO_WRITE = 1000;
 
-const load = () =>
-  loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
-
-console.log(`# node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
-console.log('# name | figure | floor | ratio | target | verdict');
+// bench/run.mjs prints the header when it runs this piece.
+if (runAlone) {
+  console.log(`# node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
+  console.log('# name | figure | floor | ratio | target | verdict');
+}
 const cluster = await startPostgres();
 const { dir, env } = scratch('pg');
 let stores = 0;
@@ -98,7 +84,7 @@ async function oneAtATime(request) {
 
 // --- serve: throughput and single-request latency ---------------------------------------------
 if (runs('serve')) {
-  console.log(`# serve: load average ${load()} (1, 5, 15 min)`);
+  console.log(`# serve: load average ${loadAverage()} (1, 5, 15 min)`);
   const getPath = '/api/v1/courses/crs_data101/assignments';
   const getHeaders = { authorization: 'Bearer demo-instructor-token' };
   const figures = {};
@@ -161,14 +147,14 @@ if (runs('serve')) {
 
 // --- export: 10,000 x 200 through the CLI -------------------------------------------------------
 if (runs('export')) {
-  console.log(`# export: load average ${load()} (1, 5, 15 min)`);
+  console.log(`# export: load average ${loadAverage()} (1, 5, 15 min)`);
   const shape = `${STUDENTS.toLocaleString('en-US')} x ${ITEMS}`;
   const results = {};
   for (const dialect of ['sqlite', 'postgres']) {
     const location = dialect === 'sqlite' ? join(dir, 'big.db') : await newDatabase();
     const built = await buildBigStore(location);
     const out = join(dir, `export-${dialect}.csv`);
-    const exportOnce = () => coursebook(['--db', location, 'gradebook', 'export', '--course', BIG_COURSE, '--out', out], env).ms;
+    const exportOnce = () => timedNode([bin, '--db', location, 'gradebook', 'export', '--course', BIG_COURSE, '--out', out], env).ms;
     const first = exportOnce();
     const steady = Array.from({ length: exportRuns }, exportOnce);
     results[dialect] = { built, first, steady: median(steady), runs: steady, csv: await readFile(out) };
@@ -200,7 +186,7 @@ if (runs('export')) {
 
 // --- instances: two serve processes on one database against one ---------------------------------
 if (runs('instances')) {
-  console.log(`# instances: load average ${load()} (1, 5, 15 min)`);
+  console.log(`# instances: load average ${loadAverage()} (1, 5, 15 min)`);
   const oneInstance = async () => {
     const server = await startServe(['--db', await servedStore('postgres')], env);
     try {

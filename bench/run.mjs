@@ -2,10 +2,11 @@
 // Benchmarks (npm run bench; npm run bench -- serve seed ...). Speed targets live here,
 // never in tests. Each target prints one line (bench/lib/report.mjs):
 //   name | figure | floor | ratio | target | PASS/MISS
-// with its floor measured in the same run, so "before" and "after" figures (bench/BEFORE.md)
-// come from the same script. The README keeps the measured figures.
-import { cpus, loadavg } from 'node:os';
+// with its floor measured in the same run, so "before" and "after" figures come from the
+// same script. The README keeps the measured figures.
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { loadAverage } from './lib/report.mjs';
 
 // Each piece is a module that measures on import (each can also run alone with node).
 const pieces = {
@@ -26,15 +27,10 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-// The machine may be shared: each piece says how busy it was when the piece began.
-const load = () =>
-  loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
 console.log(`# node ${process.version}, ${cpus().length} cores, ${new Date().toISOString()}`);
 console.log('# name | figure | floor | ratio | target | verdict');
 for (const [name, file] of Object.entries(pieces)) {
   if (chosen.length > 0 && !chosen.includes(name)) continue;
-  console.log(`# ${name}: load average ${load()} (1, 5, 15 min)`);
+  console.log(`# ${name}: load average ${loadAverage()} (1, 5, 15 min)`);
   await import(join(import.meta.dirname, file));
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_COURSE, BENCH_INSTRUCTOR_TOKEN, studentId, writeBenchDataset } from './dataset.mjs';
 import { bin, coursebook, demoDataset, root, scratch, startServer } from './lib/processes.mjs';
-import { ms, perSecond, printTarget } from './lib/report.mjs';
+import { ms, perSecond, printTarget, statusMix } from './lib/report.mjs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -28,15 +28,6 @@ const { dir, env } = scratch('serve');
 const db = join(dir, 'serve.db');
 coursebook(['--db', db, 'import', demoDataset], env);
 coursebook(['--db', db, 'import', writeBenchDataset(dir, { students: STUDENTS }).path], env);
-
-/** The status codes of a run, e.g. "200: 51234, 409: 3", and the share that were 200. */
-function statusMix(result) {
-  const counts = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]);
-  if (result.errors > 0) counts.push(['errors', result.errors]);
-  const total = counts.reduce((n, [, c]) => n + c, 0);
-  const ok = counts.find(([code]) => code === '200')?.[1] ?? 0;
-  return { text: counts.map(([code, c]) => `${code}: ${c}`).join(', '), okShare: total === 0 ? 0 : ok / total };
-}
 
 async function load(url, { options, afterWarmup = async () => {} }) {
   await autocannon({ url, connections, duration: warmupSeconds, ...options() });

@@ -6,7 +6,7 @@
 // store's Kysely handle, so the grade-cell triggers see every one as the app's writes would.
 // BENCH_STUDENTS and BENCH_ITEMS shrink it for a quick look.
 import { join } from 'node:path';
-import { root } from './pg-support.mjs';
+import { root } from './processes.mjs';
 
 const { openStore } = await import(join(root, 'dist/store/db.js'));
 const { importDataset } = await import(join(root, 'dist/store/dataset.js'));
