@@ -1,5 +1,5 @@
 // The benchmark gradebook: 10,000 students x 200 items in 5 categories with drops, late and
-// missing work, built through the store's own writes. BENCH_DB=path keeps it between runs;
+// missing work, built through the store's own bulk load (importDataset). BENCH_DB=path keeps it between runs;
 // BENCH_DECIMALS=6 gives every score 6 decimals (the same store shape, its own file).
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,6 @@ const root = resolve(import.meta.dirname, '..');
 const { openStore } = await import(join(root, 'dist/store/db.js'));
 const { importDataset } = await import(join(root, 'dist/store/dataset.js'));
 const { fixedClock } = await import(join(root, 'dist/runtime/clock.js'));
-const { insertSubmission } = await import(join(root, 'dist/store/submissions.js'));
 const { defaultGradebookSetup } = await import(join(root, 'dist/domain/grading/defaults.js'));
 
 export const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 10_000);
@@ -84,36 +83,52 @@ async function buildStore(db, decimals) {
     { replace: false },
   );
 
+  // Then the assignments and the students, through the product's bulk load (importDataset,
+  // what `coursebook import` and `serve --seed` run): a student's submissions are written in
+  // the same import as the student, so the grade cells are saved by that import (the first
+  // export after the load finds them, as it would after a real import).
   const DAY = 86_400_000;
   const due0 = Date.parse('2026-09-01T23:59:00Z');
-  await store.tx(async () => {
-    const insertAssignment =
-      "INSERT INTO assignments (id, module_id, course_id, title, position, status, published_at, due_at, points, submission_type, category_id, rubric) VALUES (?, ?, ?, ?, ?, 'published', '2026-08-01T00:00:00.000Z', ?, ?, 'text', ?, '[]')";
-    for (let i = 0; i < ITEMS; i++) {
-      const points = i % 40 === 39 ? 0 : [10, 20, 25, 50, 100][i % 5];
-      await store.run(
-        insertAssignment,
-        `a${String(i).padStart(4, '0')}`,
-        `m${String(i % 10).padStart(2, '0')}`,
-        C,
-        `Item ${i}`,
-        Math.floor(i / 10),
-        new Date(due0 + (i * DAY) / 4).toISOString(),
-        points,
-        `cat${i % CATS}`,
-      );
-    }
-    const insertUser = 'INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)';
-    const insertEnrollment = "INSERT INTO enrollments (course_id, user_id, role) VALUES (?, ?, 'student')";
-    let n = 0;
-    for (let s = 0; s < STUDENTS; s++) {
+  const pointsOf = (i) => (i % 40 === 39 ? 0 : [10, 20, 25, 50, 100][i % 5]);
+  const assignmentId = (i) => `a${String(i).padStart(4, '0')}`;
+  const clock = fixedClock('2026-11-22T00:00:00Z');
+  await importDataset(
+    store,
+    clock,
+    {
+      coursebook: 1,
+      assignments: Array.from({ length: ITEMS }, (_, i) => ({
+        id: assignmentId(i),
+        moduleId: `m${String(i % 10).padStart(2, '0')}`,
+        courseId: C,
+        title: `Item ${i}`,
+        position: Math.floor(i / 10),
+        status: 'published',
+        publishedAt: '2026-08-01T00:00:00.000Z',
+        dueAt: new Date(due0 + (i * DAY) / 4).toISOString(),
+        points: pointsOf(i),
+        submissionType: 'text',
+        categoryId: `cat${i % CATS}`,
+        rubric: [],
+        instructions: [],
+      })),
+    },
+    { replace: false },
+  );
+  const STUDENTS_PER_IMPORT = 1000;
+  let n = 0;
+  for (let first = 0; first < STUDENTS; first += STUDENTS_PER_IMPORT) {
+    const users = [];
+    const enrollments = [];
+    const submissions = [];
+    for (let s = first; s < Math.min(STUDENTS, first + STUDENTS_PER_IMPORT); s++) {
       const sid = `s${String(s).padStart(5, '0')}`;
-      await store.run(insertUser, sid, `Student ${String(STUDENTS - s).padStart(5, '0')}`);
-      await store.run(insertEnrollment, C, sid);
+      users.push({ id: sid, name: `Student ${String(STUDENTS - s).padStart(5, '0')}`, email: null, admin: false });
+      enrollments.push({ courseId: C, userId: sid, role: 'student' });
       for (let i = 0; i < ITEMS; i++) {
         const r = rand();
         if (r < 0.05) continue; // missing
-        const points = i % 40 === 39 ? 0 : [10, 20, 25, 50, 100][i % 5];
+        const points = pointsOf(i);
         const late = r > 0.93 ? Math.floor(rand() * 5 * DAY) : -Math.floor(rand() * DAY);
         const ungraded = r > 0.995;
         const scale = decimals ? 10 ** decimals : 4;
@@ -130,10 +145,9 @@ async function buildStore(db, decimals) {
               gradedAt: '2026-11-01T00:00:00.000Z',
               releasedAt: '2026-11-02T00:00:00.000Z',
             };
-        // Through the store's own write, so the bench store is exactly what the app writes.
-        await insertSubmission(store, {
+        submissions.push({
           id: `sub${++n}`,
-          assignmentId: `a${String(i).padStart(4, '0')}`,
+          assignmentId: assignmentId(i),
           studentId: sid,
           attempt: 1,
           state: ungraded ? 'submitted' : 'graded',
@@ -145,7 +159,8 @@ async function buildStore(db, decimals) {
         });
       }
     }
-  });
+    await importDataset(store, clock, { coursebook: 1, users, enrollments, submissions }, { replace: false });
+  }
   await store.all('PRAGMA wal_checkpoint(TRUNCATE)');
   await store.close();
 }

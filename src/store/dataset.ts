@@ -19,6 +19,7 @@ import { textProblems } from '../schemas/text.js';
 import { getAssignmentRow } from './assignments.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
+import { gradeCellsForBulkWrite } from './grade-cells.js';
 import { getFinalGrade, hasFinalGradeHistoryVersion, latestFinalGradeHistoryVersion } from './gradebook.js';
 import { siblingPositions } from './positions.js';
 import { rubricExists } from './readiness.js';
@@ -38,6 +39,7 @@ import {
   FINAL_GRADES,
   FINDINGS,
   GRADEBOOK_SETUPS,
+  gradeSubmissionOf,
   insertRecord,
   LESSONS,
   MODULES,
@@ -327,13 +329,12 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
     if (owner !== undefined) inFile.assignments.set(r.id, owner);
   });
+  // The course of every assignment a submission names, for the grade cells built after the writes.
+  const submissionCourse = new Map<string, string>();
   await eachInOrder(d.submissions, async (r, i) => {
-    ref(
-      inFile.assignments.has(r.assignmentId) || (await getAssignmentRow(store, r.assignmentId)) !== null,
-      `submissions[${i}].assignmentId`,
-      'assignment',
-      r.assignmentId,
-    );
+    const courseId = inFile.assignments.get(r.assignmentId) ?? submissionCourse.get(r.assignmentId) ?? (await getAssignmentRow(store, r.assignmentId))?.courseId;
+    ref(courseId !== undefined, `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
+    if (courseId !== undefined) submissionCourse.set(r.assignmentId, courseId);
     ref(await user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
   });
   await eachInOrder(d.gradebookSetups, async (s, i) => {
@@ -452,10 +453,15 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       for (const [k, b] of instructions.entries()) await write(BLOCKS, block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k }));
     }
     for (const b of d.blocks) await write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
-    for (const s of d.submissions) {
-      const state = s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted');
-      await write(SUBMISSIONS, { ...s, state });
-    }
+    const submissions = d.submissions.map((s) => ({
+      ...s,
+      state: s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted'),
+    }));
+    const saveGradeCells = await gradeCellsForBulkWrite(
+      store,
+      submissions.map((s) => ({ courseId: submissionCourse.get(s.assignmentId)!, submission: gradeSubmissionOf(s) })),
+    );
+    for (const s of submissions) await write(SUBMISSIONS, s);
     // A course with no setup in the file or the store gets the default one, as every new course does.
     const withSetup = new Set(d.gradebookSetups.map((s) => s.courseId));
     for (const s of d.gradebookSetups) await write(GRADEBOOK_SETUPS, s, 'upsert');
@@ -509,6 +515,8 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       const revokedAt = (await storedTokensLike(store, id, hash)).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
       await write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now });
     });
+    // Last: every write that could touch a submission's course is done.
+    await saveGradeCells();
   });
 
   return {

@@ -17,6 +17,7 @@
  * scored attempt; a double so every safe-integer attempt is exact, migration 4).
  */
 import { emptyRecords, recordsFolder, type SubmissionRecords } from '../domain/grading/records.js';
+import type { GradeSubmission } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 import { courseSubmissions } from './gradebook.js';
 
@@ -38,8 +39,7 @@ export async function loadSubmissionRecords(
   const nItems = itemIds.length;
   const records = emptyRecords(studentIds.length, nItems);
   const studentIndex = new Map(studentIds.map((id, i) => [id, i]));
-  let slots = await courseSlots(store, courseId);
-  let columnOf = slotColumns(slots, itemIds);
+  let columnOf = slotColumns(await courseSlots(store, courseId), itemIds);
 
   const cached = new Uint8Array(studentIds.length);
   const take = (rows: { student_id: string; data: Uint8Array }[]) => {
@@ -66,8 +66,6 @@ export async function loadSubmissionRecords(
   if (cached.every((v) => v === 1)) return records;
 
   const rebuild = async (save: boolean) => {
-    slots = await courseSlots(store, courseId);
-    columnOf = slotColumns(slots, itemIds);
     const missing: string[] = [];
     const rowOf: number[] = [];
     for (let si = 0; si < studentIds.length; si++)
@@ -75,23 +73,15 @@ export async function loadSubmissionRecords(
         missing.push(studentIds[si]!);
         rowOf.push(si);
       }
-    const slotIds = [...slots.keys()];
-    const slotNumbers = [...slots.values()];
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
     // the course's submissions, assignment by assignment, beats lists of student ids.
     const whole = missing.length > 500 && missing.length * 2 > studentIds.length;
-    const folder = recordsFolder(slotIds, missing);
-    await courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch));
+    const built = await buildCells(store, courseId, missing, (folder) => courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch)));
+    columnOf = slotColumns(built.slots, itemIds);
     for (let m = 0; m < missing.length; m++) {
       const si = rowOf[m]!;
-      const data = packCell(folder.records, m * slotIds.length, slotNumbers);
-      if (save)
-        await store.run(
-          'INSERT INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?) ON CONFLICT (course_id, student_id) DO UPDATE SET data = excluded.data',
-          courseId,
-          missing[m],
-          data,
-        );
+      const data = built.cells[m]!;
+      if (save) await saveCell(store, courseId, missing[m]!, data);
       clearRow(records, si * nItems);
       decodeCell(data, records, si * nItems, columnOf);
     }
@@ -119,6 +109,84 @@ function isReadOnlyOrBusy(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string') return false;
   return code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY') || POSTGRES_READ_ONLY_OR_BUSY.has(code);
+}
+
+/** Every one of these students' cells, folded from the submissions `fill` hands the folder. */
+async function buildCells(
+  store: Store,
+  courseId: string,
+  studentIds: readonly string[],
+  fill: (folder: ReturnType<typeof recordsFolder>) => Promise<void> | void,
+): Promise<{ slots: Map<string, number>; cells: Buffer[] }> {
+  const slots = await courseSlots(store, courseId);
+  const slotIds = [...slots.keys()];
+  const slotNumbers = [...slots.values()];
+  const folder = recordsFolder(slotIds, studentIds);
+  await fill(folder);
+  return { slots, cells: studentIds.map((_, m) => packCell(folder.records, m * slotIds.length, slotNumbers)) };
+}
+
+function saveCell(store: Store, courseId: string, studentId: string, data: Buffer): Promise<unknown> {
+  return store.run(
+    'INSERT INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?) ON CONFLICT (course_id, student_id) DO UPDATE SET data = excluded.data',
+    courseId,
+    studentId,
+    data,
+  );
+}
+
+/** A submission about to be written in bulk, with the course of its assignment. */
+export interface BulkSubmission {
+  courseId: string;
+  submission: GradeSubmission;
+}
+
+/**
+ * Grade cells for a bulk write of submissions (a dataset import, `serve --seed`): call it
+ * inside the write transaction before the writes, and call what it returns after them.
+ * The per-row triggers drop the cells of every student written; this saves them again in
+ * one pass at the end, so the first gradebook read after a bulk load finds them built.
+ *
+ * A student with no submission at all in the store before the writes (any course, so an
+ * assignment moved between courses by the same import cannot hide one) has, afterwards,
+ * exactly the submissions written: their cells are folded from those, with no read back.
+ * Every other student written is folded from the store after the writes, as a rebuild is.
+ */
+export async function gradeCellsForBulkWrite(store: Store, written: readonly BulkSubmission[]): Promise<() => Promise<void>> {
+  const students = [...new Set(written.map((w) => w.submission.studentId))];
+  const before = new Set<string>();
+  for (let i = 0; i < students.length; i += STUDENTS_PER_QUERY) {
+    const slice = students.slice(i, i + STUDENTS_PER_QUERY);
+    const rows = await store.all<{ student_id: string }>(
+      `SELECT DISTINCT student_id FROM submissions WHERE student_id IN (${slice.map(() => '?').join(', ')})`,
+      ...slice,
+    );
+    for (const r of rows) before.add(r.student_id);
+  }
+  return async () => {
+    const byCourse = new Map<string, { held: GradeSubmission[]; fresh: Set<string>; known: Set<string> }>();
+    for (const { courseId, submission } of written) {
+      let course = byCourse.get(courseId);
+      if (!course) byCourse.set(courseId, (course = { held: [], fresh: new Set(), known: new Set() }));
+      if (before.has(submission.studentId)) course.known.add(submission.studentId);
+      else {
+        course.fresh.add(submission.studentId);
+        course.held.push(submission);
+      }
+    }
+    for (const [courseId, { held, fresh, known }] of byCourse) {
+      const freshIds = [...fresh];
+      const knownIds = [...known];
+      const built = [
+        { ids: freshIds, cells: (await buildCells(store, courseId, freshIds, (folder) => folder.add(held))).cells },
+        {
+          ids: knownIds,
+          cells: knownIds.length === 0 ? [] : (await buildCells(store, courseId, knownIds, (folder) => courseSubmissions(store, courseId, knownIds, (b) => folder.add(b)))).cells,
+        },
+      ];
+      for (const { ids, cells } of built) for (let m = 0; m < ids.length; m++) await saveCell(store, courseId, ids[m]!, cells[m]!);
+    }
+  };
 }
 
 /** assignment id -> slot, for every assignment of the course. */

@@ -12,6 +12,7 @@ import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } fro
 import type { ApiTokenValue, EnrollmentValue, ReportingLineValue, UserValue } from '../schemas/people.js';
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
 import type { CertificateValue, TemplateValue } from '../schemas/templates.js';
+import type { GradeSubmission } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 
 export type Row = Record<string, unknown>;
@@ -257,6 +258,18 @@ export const ASSIGNMENTS = table<AssignmentRowValue>({
   }),
 });
 
+/** What the grading engine reads of a submission: the columns score and released_at mirror. */
+export function gradeSubmissionOf(s: SubmissionValue): GradeSubmission {
+  return {
+    assignmentId: s.assignmentId,
+    studentId: s.studentId,
+    attempt: s.attempt,
+    submittedAt: s.submittedAt,
+    score: s.grade?.score ?? null,
+    releasedAt: s.grade?.releasedAt ?? null,
+  };
+}
+
 export const SUBMISSIONS = table<SubmissionValue>({
   name: 'submissions',
   key: ['id'],
@@ -273,7 +286,7 @@ export const SUBMISSIONS = table<SubmissionValue>({
     link: s.link,
     submitted_at: s.submittedAt,
     grade: jsonText(s.grade),
-    score: s.grade?.score ?? null,
+    score: s.grade?.score ?? null, // as gradeSubmissionOf reads it
     released_at: s.grade?.releasedAt ?? null,
   }),
   fromRow: (r) => ({

@@ -11,6 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordsFromSubmissions, type SubmissionRecords } from '../../src/domain/grading/records.js';
 import { eachInOrder } from '../../src/runtime/in-order.js';
 import { openStore, type Store } from '../../src/store/db.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+import { importDataset } from '../../src/store/dataset.js';
 import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { insertSubmission, writeGrade } from '../../src/store/submissions.js';
@@ -248,6 +250,102 @@ describe('grade cells', () => {
     // Warm now: the same answer again from the cells alone.
     await checkCourse(store, 'c1');
     await store.close();
+  });
+
+  it('are built by a bulk import for every student it writes, equal to what the submissions give', async () => {
+    const imported = fc.record({
+      a: fc.nat(4),
+      s: fc.nat(4), // 0-2 students already in the store, 3-4 new ones in the file
+      attempt: fc.integer({ min: 1, max: 3 }),
+      score,
+      released: fc.boolean(),
+      minutes: fc.integer({ min: -5000, max: 20000 }),
+      // In replace mode: take over an existing submission's id (moving that row).
+      takeOver: fc.option(fc.nat(), { nil: null }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 15 }), fc.array(imported, { minLength: 1, maxLength: 12 }), fc.boolean(), async (ops, rows, replace) => {
+        const store = await openStore(':memory:');
+        try {
+          await seed(store);
+          for (const o of ops) await apply(store, o);
+          const newStudents = ['s3', 's4'];
+          const students = [...STUDENTS, ...newStudents];
+          const takenIds = new Set<string>();
+          const takenTriples = new Set<string>();
+          const submissions = [];
+          for (const r of rows) {
+            const assignmentId = r.a === 4 ? 'b0' : ASSIGNMENTS[r.a]!;
+            const studentId = students[r.s]!;
+            const assignment = (await store.get('SELECT course_id FROM assignments WHERE id = ?', assignmentId)) as { course_id: string } | undefined;
+            if (!assignment || (r.s < 3 && (await store.get('SELECT 1 FROM users WHERE id = ?', studentId)) === undefined)) continue;
+            const triple = `${assignmentId}/${studentId}/${r.attempt}`;
+            if (takenTriples.has(triple)) continue;
+            const stored = (await store.get(
+              'SELECT id FROM submissions WHERE assignment_id = ? AND student_id = ? AND attempt = ?',
+              assignmentId,
+              studentId,
+              r.attempt,
+            )) as { id: string } | undefined;
+            let id = `imp${++nextId}`;
+            if (stored) {
+              if (!replace) continue;
+              id = stored.id;
+            } else if (replace && r.takeOver !== null) {
+              const ids = (await column(store, 'SELECT id FROM submissions ORDER BY id')) as string[];
+              const other = ids.length ? ids[r.takeOver % ids.length]! : null;
+              if (other && !takenIds.has(other)) id = other;
+            }
+            if (takenIds.has(id)) continue;
+            takenIds.add(id);
+            takenTriples.add(triple);
+            submissions.push({
+              id,
+              assignmentId,
+              studentId,
+              attempt: r.attempt,
+              text: 'x',
+              fileId: null,
+              link: null,
+              submittedAt: new Date(Date.UTC(2026, 0, 20) + r.minutes * 60_000).toISOString(),
+              grade: r.score === null ? null : grade(r.score, r.released),
+              course: assignment.course_id,
+            });
+          }
+          // A stored row keeping a triple that an imported row takes would clash: not a file this property is about.
+          for (const sub of submissions) {
+            const clash = (await store.get(
+              'SELECT id FROM submissions WHERE assignment_id = ? AND student_id = ? AND attempt = ? AND id <> ?',
+              sub.assignmentId,
+              sub.studentId,
+              sub.attempt,
+              sub.id,
+            )) as { id: string } | undefined;
+            if (clash && !takenIds.has(clash.id)) return;
+          }
+          await importDataset(
+            store,
+            fixedClock('2026-11-24T00:00:00Z'),
+            {
+              coursebook: 1,
+              users: newStudents.map((id) => ({ id, name: `Student ${id}` })),
+              enrollments: newStudents.flatMap((id) => ['c1', 'c2'].map((courseId) => ({ courseId, userId: id, role: 'student' }))),
+              submissions: submissions.map(({ course: _course, ...sub }) => sub),
+            },
+            { replace },
+          );
+          // Every (course, student) the import wrote has its cell saved before any read...
+          for (const sub of submissions)
+            expect(await value(store, 'SELECT count(*) FROM grade_cells WHERE course_id = ? AND student_id = ?', sub.course, sub.studentId)).toBe(1);
+          // ...and a saved cell is taken as it is, so these reads compare it with the fold of the submissions.
+          await checkCourse(store, 'c1');
+          await checkCourse(store, 'c2');
+        } finally {
+          await store.close();
+        }
+      }),
+      { numRuns: 120 },
+    );
   });
 
   it('are answered from the submissions, unsaved, when another writer holds the store', async () => {
