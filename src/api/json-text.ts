@@ -8,7 +8,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { invalid, type Problem } from '../errors.js';
-import { stringProblems, textProblems } from '../schemas/text.js';
+import { jsonTextMayHoldNonText, stringProblems, textProblems } from '../schemas/text.js';
 import type { AppEnv } from './context.js';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -84,7 +84,7 @@ export function checkJsonText(bytes: Uint8Array): { problems: Problem[]; text: s
   } catch {
     return { problems: [], text }; // malformed JSON: the route's validator answers it, as for any body
   }
-  return { problems: textProblems(parsed), text, parsed };
+  return { problems: jsonTextMayHoldNonText(text) ? textProblems(parsed) : [], text, parsed };
 }
 
 /**

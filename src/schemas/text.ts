@@ -19,8 +19,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** True when the string holds no U+0000. */
 export const withoutNul = (s: string): boolean => !s.includes('\u0000');
 
+/** A string without any of these code units is text (the precise checks run only on one that has some). */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
 /** What is wrong with one string as text, or null. */
 export function textProblem(s: string): string | null {
+  if (!SUSPECT.test(s)) return null;
   if (LONE_SURROGATE.test(s)) return LONE_SURROGATE_MESSAGE;
   if (!withoutNul(s)) return NUL_MESSAGE;
   return null;
@@ -65,7 +69,39 @@ export function stringProblems(root: unknown, problemOf: (s: string) => string |
   return found;
 }
 
+/**
+ * Whether any string (value or key) of a parsed document holds a code unit `textProblem`
+ * looks at: a walk that builds no paths, so a clean document (nearly every one) costs a
+ * regular-expression test per string and nothing more.
+ */
+function anySuspectString(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (SUSPECT.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const key of Object.keys(value)) {
+        if (SUSPECT.test(key)) return true;
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
 /** Every string of a parsed document that is not text by the rules above. */
 export function textProblems(document: unknown): Problem[] {
-  return stringProblems(document, textProblem);
+  return anySuspectString(document) ? stringProblems(document, textProblem) : [];
 }
+
+/**
+ * Whether the parsed value of this JSON text can hold a string that is not text. Text that
+ * came through a strict UTF-8 decoder holds no lone surrogate, and JSON refuses a raw
+ * U+0000 in a string (and anywhere else), so such a string can only come from a `\u`
+ * escape of U+0000 or of a surrogate. A false alarm (an escaped backslash before "u0000")
+ * only costs the walk.
+ */
+export const jsonTextMayHoldNonText = (json: string): boolean => /\\u(?:0000|[dD][89a-fA-F])/.test(json);

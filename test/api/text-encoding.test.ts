@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkJsonText, malformedUtf8Offsets } from '../../src/api/json-text.js';
 import { AppError } from '../../src/errors.js';
+import { jsonTextMayHoldNonText, stringProblems, textProblem, textProblems } from '../../src/schemas/text.js';
 import { importDataset } from '../../src/store/dataset.js';
 import { makeService, type TestService, testClock } from '../helpers/app.js';
 
@@ -82,6 +83,38 @@ describe('checkJsonText', () => {
     const { problems } = checkJsonText(utf8(deep));
     expect(problems).toHaveLength(1);
     expect(problems[0]!.path).toBe('[0]'.repeat(100_000));
+  });
+});
+
+describe('the fast paths of the text check', () => {
+  // Strings built from the characters that matter: NUL, high and low surrogates, text around them.
+  const unit = fc.constantFrom('a', 'é', '\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '😀', '\\', 'u0000');
+  const text = fc.array(unit, { maxLength: 6 }).map((units) => units.join(''));
+  const doc = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+  })).node;
+
+  it('textProblems finds exactly what the full walk finds', () => {
+    fc.assert(
+      fc.property(doc, (d) => {
+        expect(textProblems(d)).toEqual(stringProblems(d, textProblem));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('JSON text the quick look passes holds no string that is not text once parsed', () => {
+    fc.assert(
+      fc.property(doc, (d) => {
+        const json = JSON.stringify(d);
+        if (!jsonTextMayHoldNonText(json)) expect(stringProblems(JSON.parse(json), textProblem)).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+    // A false alarm costs only the walk.
+    expect(jsonTextMayHoldNonText(JSON.stringify({ path: '\\u0000' }))).toBe(true);
+    expect(checkJsonText(utf8(JSON.stringify({ path: '\\u0000' }))).problems).toEqual([]);
+    expect(checkJsonText(utf8('{"a":"\\uD83D\\uDE00","b":"\\ud800"}')).problems.map((p) => p.path)).toEqual(['b']);
   });
 });
 
