@@ -41,6 +41,7 @@ import {
   GRADEBOOK_SETUPS,
   gradeSubmissionOf,
   insertRecord,
+  insertRecords,
   LESSONS,
   MODULES,
   REPORTING_LINES,
@@ -332,7 +333,8 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   // The course of every assignment a submission names, for the grade cells built after the writes.
   const submissionCourse = new Map<string, string>();
   await eachInOrder(d.submissions, async (r, i) => {
-    const courseId = inFile.assignments.get(r.assignmentId) ?? submissionCourse.get(r.assignmentId) ?? (await getAssignmentRow(store, r.assignmentId))?.courseId;
+    const courseId =
+      inFile.assignments.get(r.assignmentId) ?? submissionCourse.get(r.assignmentId) ?? (await getAssignmentRow(store, r.assignmentId))?.courseId;
     ref(courseId !== undefined, `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
     if (courseId !== undefined) submissionCourse.set(r.assignmentId, courseId);
     ref(await user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
@@ -421,6 +423,8 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';
   const write = <V>(table: Table<V>, value: V, how: 'insert' | 'upsert' = mode) => insertRecord(store, table, value, how);
+  // A collection in one bulk write: a large file costs no turn of the event loop per record.
+  const writeAll = <V>(table: Table<V>, values: readonly V[], how: 'insert' | 'upsert' = mode) => insertRecords(store, table, values, how);
   const block = (
     b: (typeof d.blocks)[number] | (typeof d.assignments)[number]['instructions'][number],
     where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>,
@@ -443,16 +447,32 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       const stored = options.replace ? await getFinalGrade(store, f.courseId, f.studentId) : null;
       return stored ? { stored, floor: Math.max(stored.version, await latestFinalGradeHistoryVersion(store, f.courseId, f.studentId)) } : null;
     });
-    for (const u of d.users) await write(USERS, u);
-    for (const c of d.courses) await write(COURSES, { ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now });
-    for (const e of d.enrollments) await write(ENROLLMENTS, e);
-    for (const m of d.modules) await write(MODULES, { ...m, position: modulePos.get(m.id)! });
-    for (const l of d.lessons) await write(LESSONS, { ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! });
-    for (const { instructions, ...a } of d.assignments) {
-      await write(ASSIGNMENTS, { ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! });
-      for (const [k, b] of instructions.entries()) await write(BLOCKS, block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k }));
-    }
-    for (const b of d.blocks) await write(BLOCKS, block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! }));
+    await writeAll(USERS, d.users);
+    await writeAll(
+      COURSES,
+      d.courses.map((c) => ({ ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now })),
+    );
+    await writeAll(ENROLLMENTS, d.enrollments);
+    await writeAll(
+      MODULES,
+      d.modules.map((m) => ({ ...m, position: modulePos.get(m.id)! })),
+    );
+    await writeAll(
+      LESSONS,
+      d.lessons.map((l) => ({ ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! })),
+    );
+    await writeAll(
+      ASSIGNMENTS,
+      d.assignments.map(({ instructions: _instructions, ...a }) => ({ ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! })),
+    );
+    await writeAll(
+      BLOCKS,
+      d.assignments.flatMap((a) => a.instructions.map((b, k) => block(b, { lessonId: null, assignmentId: a.id, position: b.position ?? k }))),
+    );
+    await writeAll(
+      BLOCKS,
+      d.blocks.map((b) => block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! })),
+    );
     const submissions = d.submissions.map((s) => ({
       ...s,
       state: s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted'),
@@ -461,10 +481,10 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       store,
       submissions.map((s) => ({ courseId: submissionCourse.get(s.assignmentId)!, submission: gradeSubmissionOf(s) })),
     );
-    for (const s of submissions) await write(SUBMISSIONS, s);
+    await writeAll(SUBMISSIONS, submissions);
     // A course with no setup in the file or the store gets the default one, as every new course does.
     const withSetup = new Set(d.gradebookSetups.map((s) => s.courseId));
-    for (const s of d.gradebookSetups) await write(GRADEBOOK_SETUPS, s, 'upsert');
+    await writeAll(GRADEBOOK_SETUPS, d.gradebookSetups, 'upsert');
     for (const c of d.courses) {
       if (withSetup.has(c.id) || (await recordExists(store, GRADEBOOK_SETUPS, [c.id]))) continue;
       await write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now, options.actorId ?? 'import'), 'insert');
@@ -500,12 +520,18 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
         'insert',
       );
     });
-    for (const r of d.rubrics) await write(RUBRICS, r);
-    for (const f of d.findings) await write(FINDINGS, f);
-    for (const a of d.attestations) await write(ATTESTATIONS, a, 'upsert');
-    for (const t of d.templates) await write(TEMPLATES, { ...t, updatedAt: t.updatedAt ?? now });
-    for (const c of d.certificates) await write(CERTIFICATES, c);
-    for (const r of d.reportingLines) await write(REPORTING_LINES, { ...r, createdAt: r.createdAt ?? now });
+    await writeAll(RUBRICS, d.rubrics);
+    await writeAll(FINDINGS, d.findings);
+    await writeAll(ATTESTATIONS, d.attestations, 'upsert');
+    await writeAll(
+      TEMPLATES,
+      d.templates.map((t) => ({ ...t, updatedAt: t.updatedAt ?? now })),
+    );
+    await writeAll(CERTIFICATES, d.certificates);
+    await writeAll(
+      REPORTING_LINES,
+      d.reportingLines.map((r) => ({ ...r, createdAt: r.createdAt ?? now })),
+    );
     await eachInOrder(d.tokens, async (t, i) => {
       const { token: _token, tokenSha256: _hash, ...rest } = t;
       const id = tokenIdOf(t, i);

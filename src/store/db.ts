@@ -41,6 +41,11 @@ export interface Store {
   /** A statement without rows; how many rows it changed. */
   run(sql: string, ...params: unknown[]): Promise<{ changes: number }>;
   /**
+   * The same statement without rows once per parameter list, in order: a bulk write, one
+   * await for all of it (atomic only inside `tx`, as separate `run`s would be).
+   */
+  runEach(sql: string, paramLists: readonly (readonly unknown[])[]): Promise<{ changes: number }>;
+  /**
    * Run fn in one transaction (nested calls join the outer one). With `wait: false` a
    * transaction that cannot start at once (another writer holds the lock) fails instead of
    * being tried again: for work that is only worth doing when it costs nothing, as saving a cache.
@@ -121,6 +126,7 @@ export function openSqlite(path: string): Store {
   const kysely = new Kysely<StoreSchema>({ dialect: sqlite.dialect });
   return storeOver(kysely, {
     execute: sqlite.execute,
+    executeEach: sqlite.executeEach,
     dialect: 'sqlite',
     path,
     begin: 'BEGIN IMMEDIATE',
@@ -145,6 +151,8 @@ export interface DialectParts {
   dialect: Dialect;
   /** A cheaper way than Kysely's executor to run the store's own statements, where the dialect has one. */
   execute?: (query: CompiledQuery, inTransaction: boolean) => Promise<QueryResult<Row>>;
+  /** The same for one statement run once per parameter list; how many rows it changed. */
+  executeEach?: (sql: string, paramLists: readonly (readonly unknown[])[], inTransaction: boolean) => Promise<number>;
   path: string;
   begin: string;
   /**
@@ -195,6 +203,14 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
     async run(sql, ...params) {
       const r = await query(sql, params);
       return { changes: Number(r.numAffectedRows ?? 0n) };
+    },
+    async runEach(sql, paramLists) {
+      const text = parts.placeholders(sql);
+      const bound = current.getStore();
+      if (parts.executeEach) return { changes: await parts.executeEach(text, paramLists, bound !== undefined) };
+      let changes = 0;
+      for (const params of paramLists) changes += Number((await (bound ?? root).executeQuery(CompiledQuery.raw(text, [...params]))).numAffectedRows ?? 0n);
+      return { changes };
     },
     async tx<T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
       if (current.getStore()) return fn();

@@ -76,7 +76,9 @@ export async function loadSubmissionRecords(
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
     // the course's submissions, assignment by assignment, beats lists of student ids.
     const whole = missing.length > 500 && missing.length * 2 > studentIds.length;
-    const built = await buildCells(store, courseId, missing, (folder) => courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch)));
+    const built = await buildCells(store, courseId, missing, (folder) =>
+      courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch)),
+    );
     columnOf = slotColumns(built.slots, itemIds);
     for (let m = 0; m < missing.length; m++) {
       const si = rowOf[m]!;
@@ -167,7 +169,10 @@ export async function gradeCellsForBulkWrite(store: Store, written: readonly Bul
     const byCourse = new Map<string, { held: GradeSubmission[]; fresh: Set<string>; known: Set<string> }>();
     for (const { courseId, submission } of written) {
       let course = byCourse.get(courseId);
-      if (!course) byCourse.set(courseId, (course = { held: [], fresh: new Set(), known: new Set() }));
+      if (!course) {
+        course = { held: [], fresh: new Set(), known: new Set() };
+        byCourse.set(courseId, course);
+      }
       if (before.has(submission.studentId)) course.known.add(submission.studentId);
       else {
         course.fresh.add(submission.studentId);
@@ -181,7 +186,10 @@ export async function gradeCellsForBulkWrite(store: Store, written: readonly Bul
         { ids: freshIds, cells: (await buildCells(store, courseId, freshIds, (folder) => folder.add(held))).cells },
         {
           ids: knownIds,
-          cells: knownIds.length === 0 ? [] : (await buildCells(store, courseId, knownIds, (folder) => courseSubmissions(store, courseId, knownIds, (b) => folder.add(b)))).cells,
+          cells:
+            knownIds.length === 0
+              ? []
+              : (await buildCells(store, courseId, knownIds, (folder) => courseSubmissions(store, courseId, knownIds, (b) => folder.add(b)))).cells,
         },
       ];
       for (const { ids, cells } of built) for (let m = 0; m < ids.length; m++) await saveCell(store, courseId, ids[m]!, cells[m]!);

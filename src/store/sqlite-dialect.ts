@@ -30,6 +30,7 @@ const MAX_CACHED_STATEMENTS = 2000;
 export function cachedSqliteDialect(db: Database.Database): {
   dialect: Dialect;
   execute(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<Record<string, unknown>>>;
+  executeEach(sql: string, paramLists: readonly (readonly unknown[])[], inTransaction: boolean): Promise<number>;
 } {
   const driver = new CachedSqliteDriver(db);
   const connection = driver.connection;
@@ -41,6 +42,16 @@ export function cachedSqliteDialect(db: Database.Database): {
       await driver.acquireConnection();
       try {
         return await connection.executeQuery(query);
+      } finally {
+        await driver.releaseConnection();
+      }
+    },
+    // A bulk write runs its rows in one synchronous loop: no turn of the event loop per row.
+    executeEach: async (sql, paramLists, inTransaction) => {
+      if (inTransaction || !driver.held) return connection.runEach(sql, paramLists);
+      await driver.acquireConnection();
+      try {
+        return connection.runEach(sql, paramLists);
       } finally {
         await driver.releaseConnection();
       }
@@ -130,6 +141,13 @@ class CachedSqliteConnection implements DatabaseConnection {
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  runEach(sql: string, paramLists: readonly (readonly unknown[])[]): number {
+    const statement = this.#prepare(sql);
+    let changes = 0;
+    for (const parameters of paramLists) changes += statement.run(parameters as unknown[]).changes;
+    return changes;
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {

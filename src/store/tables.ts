@@ -5,6 +5,7 @@
  * Store modules and dataset import/dump use these and nothing else to write and read rows.
  */
 
+import type { GradeSubmission } from '../domain/grading/types.js';
 import { mapInOrder } from '../runtime/in-order.js';
 import type { AssignmentRowValue, BlockContentValue, CourseValue, LessonValue, ModuleValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
 import type { SyncMarkValue } from '../schemas/course-content.js';
@@ -12,7 +13,6 @@ import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } fro
 import type { ApiTokenValue, EnrollmentValue, ReportingLineValue, UserValue } from '../schemas/people.js';
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
 import type { CertificateValue, TemplateValue } from '../schemas/templates.js';
-import type { GradeSubmission } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 
 export type Row = Record<string, unknown>;
@@ -521,20 +521,35 @@ export const SYNC_MARKS = table<SyncMarkValue>({
  * Insert a record. With `upsert`, a record whose key exists is updated in place (no
  * delete, so nothing cascades away).
  */
-export async function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'insert' | 'upsert' = 'insert'): Promise<V> {
-  const row = t.toRow(value);
+/** The statement that writes a record of the table (an upsert replaces every non-key column). */
+function insertSql<V>(t: Table<V>, mode: 'insert' | 'upsert'): string {
   const cols = t.columns;
   const placeholders = cols.map(() => '?').join(', ');
   const update = cols
     .filter((c) => !t.key.includes(c))
     .map((c) => `${c} = excluded.${c}`)
     .join(', ');
-  const sql =
-    mode === 'upsert' && update
-      ? `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders}) ON CONFLICT(${t.key.join(', ')}) DO UPDATE SET ${update}`
-      : `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders})`;
-  await store.run(sql, ...cols.map((c) => row[c]));
+  return mode === 'upsert' && update
+    ? `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders}) ON CONFLICT(${t.key.join(', ')}) DO UPDATE SET ${update}`
+    : `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders})`;
+}
+
+export async function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'insert' | 'upsert' = 'insert'): Promise<V> {
+  const row = t.toRow(value);
+  await store.run(insertSql(t, mode), ...t.columns.map((c) => row[c]));
   return value;
+}
+
+/** Many records of one table, in order, as one bulk write (store.runEach). */
+export async function insertRecords<V>(store: Store, t: Table<V>, values: readonly V[], mode: 'insert' | 'upsert' = 'insert'): Promise<void> {
+  if (values.length === 0) return;
+  await store.runEach(
+    insertSql(t, mode),
+    values.map((value) => {
+      const row = t.toRow(value);
+      return t.columns.map((c) => row[c]);
+    }),
+  );
 }
 
 /** Overwrite every column of the record with this key (the key columns stay). */

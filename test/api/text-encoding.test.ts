@@ -91,7 +91,14 @@ describe('the fast paths of the text check', () => {
   const unit = fc.constantFrom('a', 'é', '\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '😀', '\\', 'u0000');
   const text = fc.array(unit, { maxLength: 6 }).map((units) => units.join(''));
   const doc = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie('node'), { maxLength: 3 }),
+      fc.dictionary(text, tie('node'), { maxKeys: 3 }),
+    ),
   })).node;
 
   it('textProblems finds exactly what the full walk finds', () => {

@@ -81,3 +81,52 @@ describe('openStore', () => {
     await store.close();
   });
 });
+
+describe('runEach (a bulk write)', () => {
+  const users = (ids: string[]) => ids.map((id) => [id, `User ${id}`]);
+  const insertUser = 'INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)';
+  const ids = async (store: Awaited<ReturnType<typeof openStore>>) =>
+    ((await store.all('SELECT id FROM users ORDER BY rowid')) as { id: string }[]).map((r) => r.id);
+
+  it('runs the statement once per parameter list, in order, and counts the changes', async () => {
+    const store = await openStore(':memory:');
+    expect(await store.runEach(insertUser, users(['u2', 'u1', 'u3']))).toEqual({ changes: 3 });
+    expect(await ids(store)).toEqual(['u2', 'u1', 'u3']);
+    expect(await store.runEach(insertUser, [])).toEqual({ changes: 0 });
+    await store.close();
+  });
+
+  it('inside a transaction, a failing row undoes the whole transaction', async () => {
+    const store = await openStore(':memory:');
+    await store.run(insertUser, 'u0', 'Zero');
+    await expect(
+      store.tx(async () => {
+        await store.runEach(insertUser, users(['u1', 'u2', 'u0', 'u3']));
+      }),
+    ).rejects.toMatchObject({ code: expect.stringContaining('SQLITE_CONSTRAINT') });
+    expect(await ids(store)).toEqual(['u0']);
+    await store.close();
+  });
+
+  it('outside a transaction, waits for one that holds the store instead of joining it', async () => {
+    const store = await openStore(tempDb());
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const rolledBack = store
+      .tx(async () => {
+        await store.run(insertUser, 'tx1', 'In the transaction');
+        entered();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => err.message);
+    await inside;
+    const bulk = store.runEach(insertUser, users(['b1', 'b2']));
+    expect(await rolledBack).toBe('roll back');
+    await bulk;
+    expect(await ids(store)).toEqual(['b1', 'b2']);
+    await store.close();
+  });
+});
