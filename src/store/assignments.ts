@@ -14,6 +14,21 @@ export async function getAssignmentRow(store: Store, id: string): Promise<Assign
   return row ? ASSIGNMENTS.fromRow(row) : null;
 }
 
+/** The course of each of these assignments that exists (looked up a few hundred ids a query). */
+export async function assignmentCourses(store: Store, ids: readonly string[]): Promise<Map<string, string>> {
+  const courses = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const slice = ids.slice(i, i + IDS_PER_QUERY);
+    const rows = await store.all<{ id: string; course_id: string }>(
+      `SELECT id, course_id FROM assignments WHERE id IN (${slice.map(() => '?').join(', ')})`,
+      ...slice,
+    );
+    for (const r of rows) courses.set(r.id, r.course_id);
+  }
+  return courses;
+}
+const IDS_PER_QUERY = 500;
+
 export async function getAssignment(store: Store, id: string): Promise<AssignmentValue | null> {
   const a = await getAssignmentRow(store, id);
   return a ? { ...a, instructions: await listBlocks(store, { assignmentId: id }) } : null;

@@ -16,7 +16,7 @@ import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { textProblems } from '../schemas/text.js';
-import { getAssignmentRow } from './assignments.js';
+import { assignmentCourses } from './assignments.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
 import { gradeCellsForBulkWrite } from './grade-cells.js';
@@ -285,6 +285,17 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   const exists = async <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) =>
     inFile[kind].has(id) || (await recordExists(store, table, [id]));
   const user = (id: string) => exists('users', USERS, id);
+  /** Whether each of many user ids is in the file or the store, asked of the store in batches. */
+  const usersKnown = async (ids: readonly string[]): Promise<(id: string) => boolean> => {
+    const asked = [...new Set(ids.filter((id) => !inFile.users.has(id)))];
+    const found = await recordsExisting(
+      store,
+      USERS,
+      asked.map((id) => [id]),
+    );
+    const stored = new Set(asked.filter((_, k) => found[k]));
+    return (id) => inFile.users.has(id) || stored.has(id);
+  };
   const course = (id: string) => exists('courses', COURSES, id);
   const moduleCourse = async (id: string): Promise<string | undefined> => inFile.modules.get(id) ?? (await getModule(store, id))?.courseId;
   const ref = (ok: boolean, path: string, what: string, id: string) => {
@@ -309,9 +320,10 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     const other = (await storedTokensLike(store, id, tokenHashes[i]!)).find((t) => t.tokenSha256 === tokenHashes[i] && t.id !== id);
     if (other) problem(`tokens[${i}]`, `its secret is already stored as token ${other.id}`);
   });
+  const enrolledUser = await usersKnown(d.enrollments.map((r) => r.userId));
   await eachInOrder(d.enrollments, async (r, i) => {
     ref(await course(r.courseId), `enrollments[${i}].courseId`, 'course', r.courseId);
-    ref(await user(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
+    ref(enrolledUser(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
   });
   await eachInOrder(d.modules, async (r, i) => ref(await course(r.courseId), `modules[${i}].courseId`, 'course', r.courseId));
   const lessonCourse = new Map<string, string>();
@@ -330,14 +342,15 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
     if (owner !== undefined) inFile.assignments.set(r.id, owner);
   });
-  // The course of every assignment a submission names, for the grade cells built after the writes.
-  const submissionCourse = new Map<string, string>();
-  await eachInOrder(d.submissions, async (r, i) => {
-    const courseId =
-      inFile.assignments.get(r.assignmentId) ?? submissionCourse.get(r.assignmentId) ?? (await getAssignmentRow(store, r.assignmentId))?.courseId;
-    ref(courseId !== undefined, `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
-    if (courseId !== undefined) submissionCourse.set(r.assignmentId, courseId);
-    ref(await user(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
+  // The course of every assignment a submission names (for the grade cells built after the
+  // writes) and the users they name: looked up in batches, since a file may hold millions.
+  const submissionCourse = new Map(inFile.assignments);
+  const storedAssignments = [...new Set(d.submissions.map((r) => r.assignmentId).filter((id) => !submissionCourse.has(id)))];
+  for (const [id, courseId] of await assignmentCourses(store, storedAssignments)) submissionCourse.set(id, courseId);
+  const knownUser = await usersKnown(d.submissions.map((r) => r.studentId));
+  d.submissions.forEach((r, i) => {
+    ref(submissionCourse.has(r.assignmentId), `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
+    ref(knownUser(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
   });
   await eachInOrder(d.gradebookSetups, async (s, i) => {
     ref(await course(s.courseId), `gradebookSetups[${i}].courseId`, 'course', s.courseId);

@@ -108,6 +108,44 @@ describe('dataset import', () => {
     await store.close();
   });
 
+  it("a submission's assignment and student are looked for in the file and in the store, many ids a query, each missing one named", async () => {
+    const store = await openStore(':memory:');
+    await importDataset(store, clock, demo, { replace: false });
+    const sub = (i: number, assignmentId: string, studentId: string) => ({
+      id: `sub_new_${i}`,
+      assignmentId,
+      studentId,
+      attempt: 100 + i,
+      submittedAt: '2026-10-01T00:00:00.000Z',
+      text: 'x',
+      fileId: null,
+      link: null,
+      grade: null,
+    });
+    // 1,200 valid ones (store assignment, store or file student) around the bad ones, so the lookups span batches.
+    const submissions = Array.from({ length: 1200 }, (_, i) => sub(i, 'asg_01', i % 2 ? 'usr_s01' : `usr_new_${i}`));
+    submissions[3] = sub(3, 'asg_missing', 'usr_s02');
+    submissions[700] = sub(700, 'asg_02', 'usr_missing');
+    submissions[1100] = sub(1100, 'asg_gone', 'usr_gone');
+    const users = Array.from({ length: 1200 }, (_, i) => ({ id: `usr_new_${i}`, name: `New ${i}` })).filter((_, i) => i % 2 === 0);
+    const err = await importError(store, { coursebook: 1, users, submissions });
+    expect(err.code).toBe('invalid');
+    expect(err.details).toEqual([
+      { path: 'submissions[3].assignmentId', message: 'assignment "asg_missing" does not exist in the file or the store' },
+      { path: 'submissions[700].studentId', message: 'user "usr_missing" does not exist in the file or the store' },
+      { path: 'submissions[1100].assignmentId', message: 'assignment "asg_gone" does not exist in the file or the store' },
+      { path: 'submissions[1100].studentId', message: 'user "usr_gone" does not exist in the file or the store' },
+    ]);
+    expect(await count(store, 'users')).toBe(demo.users.length);
+    // Fixed, the same file imports, and every new student's grade cell is saved with it.
+    submissions[3] = sub(3, 'asg_01', 'usr_s02');
+    submissions[700] = sub(700, 'asg_02', 'usr_s01');
+    submissions[1100] = sub(1100, 'asg_02', 'usr_s02');
+    await importDataset(store, clock, { coursebook: 1, users, submissions }, { replace: false });
+    expect(await count(store, 'grade_cells')).toBeGreaterThanOrEqual(users.length);
+    await store.close();
+  });
+
   it('importing over existing ids is a conflict unless replace', async () => {
     const store = await openStore(':memory:');
     await importDataset(store, clock, demo, { replace: false });
