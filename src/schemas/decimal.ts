@@ -15,7 +15,11 @@ export const MAX_POINTS = 1_000_000_000;
 
 /** `x` (finite) rounded half away from zero to `places` decimals of its decimal text. */
 export function roundDecimalText(x: number, places = DECIMAL_PLACES): number {
-  if (!Number.isFinite(x)) return x;
+  if (!Number.isFinite(x) || Number.isInteger(x)) return x;
+  // Nearly every number sent already has at most `places` decimals in its text: kept as it is.
+  const text = String(x);
+  const point = text.indexOf('.');
+  if (point >= 0 && text.length - point - 1 <= places && !text.includes('e')) return x;
   const negative = x < 0;
   const { digits, pointAt } = decimalDigits(Math.abs(x));
   // digits[0..pointAt) is the integer part; keep `places` digits after the point.

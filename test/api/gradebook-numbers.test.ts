@@ -4,6 +4,7 @@
  * every grades view and export of a course answer 500.
  */
 
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
 import { roundDecimalText } from '../../src/schemas/decimal.js';
@@ -61,6 +62,35 @@ describe('rounding to 6 decimals on the decimal text', () => {
     [87.5, 87.5],
   ])('%s is stored as %s', (given, stored) => {
     expect(roundDecimalText(given)).toBe(stored);
+  });
+
+  /** The same rule written another way: the exact decimal text as a BigInt count of 10^-places. */
+  function reference(x: number): number {
+    if (x === 0) return x; // -0 stays -0, as it always has
+    const [mantissa, exp = '0'] = String(Math.abs(x)).split('e');
+    const [whole, fraction = ''] = mantissa!.split('.');
+    const scale = Number(exp) - fraction.length + 6; // value = digits * 10^(scale - 6)
+    const digits = BigInt(`${whole}${fraction}`);
+    let units: bigint;
+    if (scale >= 0) units = digits * 10n ** BigInt(scale);
+    else {
+      const divisor = 10n ** BigInt(-scale);
+      units = digits / divisor + ((digits % divisor) * 2n >= divisor ? 1n : 0n);
+    }
+    const whole6 = units / 1_000_000n;
+    const rest = String(units % 1_000_000n).padStart(6, '0');
+    const v = Number(`${whole6}.${rest}`);
+    return x < 0 && v !== 0 ? -v : v;
+  }
+
+  it('agrees with an exact decimal rounding for any finite number (a few decimals, many, tiny or huge)', () => {
+    const decimalsOf = fc.integer({ min: 0, max: 9 }).chain((d) => fc.integer({ min: -2e9, max: 2e9 }).map((k) => k / 10 ** d));
+    fc.assert(
+      fc.property(fc.oneof(decimalsOf, fc.double({ noNaN: true, noDefaultInfinity: true })), (x) => {
+        expect(roundDecimalText(x)).toBe(reference(x));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
