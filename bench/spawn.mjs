@@ -1,7 +1,9 @@
-// Spawn to first 200 (the Performance issue: at most 1.0x json-server): from spawning
-// `coursebook serve --memory --seed data/demo.json --port 0 --port-file F` until a GET of the
-// demo course's assignment list answers 200, beside json-server 0.17.4 serving the same
-// records (the demo dataset's collections) until GET /assignments answers 200. json-server is
+// Spawn to first 200 (the Performance issue: at most 1.0x json-server on the seeding bench's
+// 1,000 students x 25 graded submissions): from spawning `coursebook serve --memory --seed
+// FILE --port 0 --port-file F` until a GET of the course's assignment list answers 200,
+// beside json-server 0.17.4 serving the same records (the dataset's collections) until GET
+// /assignments answers 200. The demo dataset (data/demo.json, 29 users) is timed the same
+// way, for information: there start-up is nearly all of it. json-server is
 // not a dependency: it is installed into bench/.cache/ the first time (gitignored); if that
 // fails the comparison is skipped with a note. The two alternate; the first round of each
 // warms the disk cache and is not counted. Median of BENCH_SPAWN_RUNS (default 7).
@@ -11,6 +13,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BENCH_COURSE, BENCH_INSTRUCTOR_TOKEN, writeBenchDataset } from './dataset.mjs';
 import { bin, demoDataset, root, scratch } from './lib/processes.mjs';
 import { median, ms, printTarget } from './lib/report.mjs';
 
@@ -73,54 +76,56 @@ async function spawnTo200(args, env, ready, headers = {}) {
 }
 
 const { dir, env } = scratch('spawn');
-const { coursebook: _version, ...collections } = JSON.parse(readFileSync(demoDataset, 'utf8'));
-const jsonDb = join(dir, 'db.json');
-writeFileSync(jsonDb, JSON.stringify(collections));
 const js = jsonServer();
 
-const courseTimes = [];
-const jsonTimes = [];
-for (let round = 0; round <= runs; round++) {
-  const portFile = join(dir, `port-${round}`);
-  const served = await spawnTo200(
-    [bin, 'serve', '--memory', '--seed', demoDataset, '--port', '0', '--port-file', portFile],
-    env,
-    () => {
-      const port = existsSync(portFile) ? readFileSync(portFile, 'utf8').trim() : '';
-      return port ? `http://127.0.0.1:${port}/api/v1/courses/crs_data101/assignments` : null;
-    },
-    { authorization: 'Bearer demo-instructor-token' },
-  );
-  if (round > 0) courseTimes.push(served);
-  if (js.bin) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/assignments`;
-    const t = await spawnTo200([js.bin, '--port', String(port), '--host', '127.0.0.1', jsonDb], env, () => url);
-    if (round > 0) jsonTimes.push(t);
+/** Median spawn-to-200 of serve --seed FILE and of json-server on the same collections. */
+async function timeDataset(datasetPath, listPath, token) {
+  const { coursebook: _version, ...collections } = JSON.parse(readFileSync(datasetPath, 'utf8'));
+  const jsonDb = join(dir, 'db.json');
+  writeFileSync(jsonDb, JSON.stringify(collections));
+  const courseTimes = [];
+  const jsonTimes = [];
+  for (let round = 0; round <= runs; round++) {
+    const portFile = join(dir, `port-${round}`);
+    rmSync(portFile, { force: true });
+    const served = await spawnTo200(
+      [bin, 'serve', '--memory', '--seed', datasetPath, '--port', '0', '--port-file', portFile],
+      env,
+      () => {
+        const port = existsSync(portFile) ? readFileSync(portFile, 'utf8').trim() : '';
+        return port ? `http://127.0.0.1:${port}/api/v1${listPath}` : null;
+      },
+      { authorization: `Bearer ${token}` },
+    );
+    if (round > 0) courseTimes.push(served);
+    if (js.bin) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/assignments`;
+      const t = await spawnTo200([js.bin, '--port', String(port), '--host', '127.0.0.1', jsonDb], env, () => url);
+      if (round > 0) jsonTimes.push(t);
+    }
   }
+  return { figure: median(courseTimes), floor: js.bin ? median(jsonTimes) : null };
 }
+
+const bench = writeBenchDataset(dir);
+const big = await timeDataset(bench.path, `/courses/${BENCH_COURSE}/assignments`, BENCH_INSTRUCTOR_TOKEN);
+const demo = await timeDataset(demoDataset, '/courses/crs_data101/assignments', 'demo-instructor-token');
 rmSync(dir, { recursive: true, force: true });
 
-const figure = median(courseTimes);
 const note = `median of ${runs}; polled every ${POLL_MS} ms`;
-if (js.bin) {
-  const floor = median(jsonTimes);
+for (const [name, { figure, floor }, info] of [
+  [`spawn to first 200: serve --seed (${bench.records.toLocaleString('en-US')} records)`, big, false],
+  ['spawn to first 200: serve --seed (demo)', demo, true],
+]) {
   printTarget({
-    name: 'spawn to first 200: serve --memory --seed',
+    name,
     figure: ms(figure),
-    floor: `json-server ${JSON_SERVER}: ${ms(floor)}`,
-    ratio: figure / floor,
-    target: '<= 1.0x',
-    pass: figure / floor <= 1,
-    note,
-  });
-} else {
-  printTarget({
-    name: 'spawn to first 200: serve --memory --seed',
-    figure: ms(figure),
-    floor: `json-server ${JSON_SERVER}: none`,
-    target: '<= 1.0x',
-    skipped: true,
-    note: `${note}; ${js.reason}`,
+    floor: `json-server ${JSON_SERVER}: ${floor === null ? 'none' : ms(floor)}`,
+    ratio: floor === null ? null : figure / floor,
+    target: info ? '-' : '<= 1.0x',
+    pass: info ? 'info' : floor !== null && figure / floor <= 1,
+    skipped: floor === null,
+    note: floor === null ? `${note}; ${js.reason}` : note,
   });
 }

@@ -56,6 +56,11 @@ export const serveCommands = defineCommands([
         description:
           'a dataset file loaded before listening into an empty store (and restored by POST /api/v1/_reset); --memory without one creates an admin (adminToken in the listening line)',
       },
+      {
+        flags: '--no-seed-cache',
+        description:
+          'with --memory: import --seed again instead of opening the store kept from an earlier start with the same seed and build ($COURSEBOOK_CACHE_DIR, default ~/.cache/coursebook/seeds)',
+      },
       { flags: '--reseed', description: "load --seed over a store that already holds data, replacing the seed's records (revoked tokens stay revoked)" },
       { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
       { flags: '--port <port>', description: 'port (0 picks a free one)', default: '8080' },
@@ -120,6 +125,7 @@ export const serveCommands = defineCommands([
       const db = store.path;
 
       const { startServer } = await import('../serve/server.js');
+      const { fileSeedCache, seedCacheDir } = await import('../cli/seed-cache-files.js');
       const jwtSecret = (opts.jwtSecret as string | undefined) ?? ctx.env.COURSEBOOK_JWT_SECRET;
       let jwt = null;
       if (jwtSecret || opts.jwks) {
@@ -145,6 +151,7 @@ export const serveCommands = defineCommands([
           db,
           dbPool,
           seed,
+          seedCache: opts.seedCache === false ? null : fileSeedCache(seedCacheDir(ctx.env)),
           reseed: opts.reseed === true,
           host: String(opts.host),
           port,

@@ -15,13 +15,14 @@ import { controllableClock } from '../runtime/controllable-clock.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
 import type { DatasetInput } from '../schemas/dataset.js';
 import { importDataset } from '../store/dataset.js';
-import { openStore, type Store } from '../store/db.js';
+import { openSqlite, openStore, type Store } from '../store/db.js';
 import { storeTakenCheck } from '../store/ids-in-use.js';
 import { keepRevoked, revokedTokens } from '../store/tokens.js';
 import { isStoreEmpty, wipeStore } from '../store/wipe.js';
 import { clientErrorAnswer } from './client-error.js';
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_RATE_LIMIT, DETERMINISTIC_EPOCH } from './defaults.js';
 import { workerGrader } from './grading-pool.js';
+import { bundledBuild, type SeedCache, seedCacheKey } from './seed-cache.js';
 
 export interface ServeOptions {
   /** Runs grade computations; startServer gives a pool of worker threads. */
@@ -34,6 +35,8 @@ export interface ServeOptions {
   seed?: { name: string; text: string } | undefined;
   /** Load the seed over a store that already holds data (replace semantics). */
   reseed?: boolean;
+  /** `--memory` with a seed: where loaded stores are kept as images (seed-cache.ts); null or absent: none. */
+  seedCache?: SeedCache | null | undefined;
   host: string;
   port: number;
   portFile?: string | undefined;
@@ -136,6 +139,17 @@ function parseSeed(seed: NonNullable<ServeOptions['seed']>): unknown {
   }
 }
 
+/** The store kept for this seed, or null (none kept, or an image that no longer opens: the seed is imported). */
+async function openCachedSeed(cache: SeedCache, key: string): Promise<Store | null> {
+  const image = await cache.read(key).catch(() => null);
+  if (!image) return null;
+  try {
+    return openSqlite(':memory:', image);
+  } catch {
+    return null;
+  }
+}
+
 /** A seed of one admin and a full-scope token, for `serve --memory` with no seed. */
 function generatedAdminSeed(token: string): DatasetInput {
   return {
@@ -156,15 +170,28 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   const wallMs = o.wallMs ?? (() => Date.now());
   const note = notice(o.log, o.stderr);
   let adminToken: string | null = null;
+  const frozenAt = o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null);
+  const clock = controllableClock(frozenAt, wallMs);
+  // --memory --seed: the store an earlier start loaded from the same seed, if kept.
+  const cache = o.seed && o.db === ':memory:' && o.seedCache ? o.seedCache : null;
+  const cacheBuild = cache ? (cache.build ?? bundledBuild(import.meta.url)) : null;
+  const cacheKey = cache && cacheBuild && o.seed ? seedCacheKey(cacheBuild, o.seed.text, frozenAt) : null;
+  const cached = cache && cacheKey ? await openCachedSeed(cache, cacheKey) : null;
+
   let seed: unknown = null;
-  if (o.seed) seed = parseSeed(o.seed);
-  else if (o.db === ':memory:') {
+  // From the cache, the seed is parsed only if a reset asks for it.
+  if (o.seed && !cached) seed = parseSeed(o.seed);
+  else if (!o.seed && o.db === ':memory:') {
     adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
     seed = generatedAdminSeed(adminToken);
   }
-  const store = await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool });
+  const parsedSeed = (): unknown => {
+    if (seed === null && o.seed) seed = parseSeed(o.seed);
+    return seed;
+  };
+  const store = cached ?? (await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool }));
+  if (cached) note('seed-cached', `loaded ${o.seed?.name} from the seed cache in ${cache?.where} (--no-seed-cache imports it again)`, { seed: o.seed?.name });
 
-  const clock = controllableClock(o.now ?? (o.deterministic ? DETERMINISTIC_EPOCH : null), wallMs);
   // Sequential ids skip every id and token secret the store already holds (the seed's).
   const makeIds = async (): Promise<Ids> => (o.deterministic ? sequentialIds(await storeTakenCheck(store)) : randomIds());
   // Reset swaps the id source for a fresh one; the app reads it through this holder. Made
@@ -179,15 +206,25 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     // it loaded and skip it), as processes sharing a new SQLite file queue on its lock.
     if (seed !== null) {
       const seedName = o.seed?.name ?? 'the generated admin';
+      // Whether the import took a time from a running clock (then its store is not kept).
+      let readRunningClock = false;
+      const watched = {
+        now: () => {
+          if (frozenAt === null) readRunningClock = true;
+          return clock.now();
+        },
+      };
       const outcome = await store.tx(async () => {
         if (await isStoreEmpty(store)) {
-          await importDataset(store, clock, seed, { replace: false });
+          await importDataset(store, watched, seed, { replace: false });
           return 'loaded';
         }
         if (!o.reseed) return 'skipped';
         await importDataset(store, clock, seed, { replace: true });
         return 'replaced';
       });
+      if (outcome === 'loaded' && cache && cacheKey && !readRunningClock && store.snapshot)
+        await cache.write(cacheKey, store.snapshot()).catch(() => undefined);
       // Said once the outcome is known: a transaction run again must not say it twice.
       if (outcome === 'replaced')
         note('reseed', `--reseed: replacing records of ${store.path} with those of ${seedName} (revoked tokens stay revoked; history is kept)`, {
@@ -238,7 +275,8 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       await store.tx(async () => {
         const revoked = await revokedTokens(store);
         await wipeStore(store);
-        if (seed !== null) await importDataset(store, clock, seed, { replace: false });
+        const reseed = parsedSeed();
+        if (reseed !== null) await importDataset(store, clock, reseed, { replace: false });
         await keepRevoked(store, revoked);
         ids = await makeIds();
       });

@@ -87,7 +87,13 @@ const tokenHashOf = (t: { token?: string | undefined; tokenSha256?: string | und
 export async function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): Promise<ImportSummary> {
   const d = parseDataset(input);
   const tokenHashes = d.tokens.map(tokenHashOf);
-  const now = clock.now();
+  // Read once, and only when a record leaves a time out: an import that never reads the
+  // clock gives the same store whenever it runs (serve's seed cache relies on it).
+  let firstRead: string | undefined;
+  const now = (): string => {
+    firstRead ??= clock.now();
+    return firstRead;
+  };
   const problems: Problem[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
   const prefixed = (prefix: string, list: Problem[]) => list.forEach((p) => problem(`${prefix}.${p.path}`, p.message));
@@ -448,7 +454,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     aiState: b.aiState,
     provenance: b.provenance,
     previous: b.previous,
-    updatedAt: b.updatedAt ?? now,
+    updatedAt: b.updatedAt ?? now(),
     ...blockContentOf(b),
   });
   await store.tx(async () => {
@@ -463,7 +469,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     await writeAll(USERS, d.users);
     await writeAll(
       COURSES,
-      d.courses.map((c) => ({ ...c, createdAt: c.createdAt ?? now, updatedAt: c.updatedAt ?? c.createdAt ?? now })),
+      d.courses.map((c) => ({ ...c, createdAt: c.createdAt ?? now(), updatedAt: c.updatedAt ?? c.createdAt ?? now() })),
     );
     await writeAll(ENROLLMENTS, d.enrollments);
     await writeAll(
@@ -500,7 +506,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     await writeAll(GRADEBOOK_SETUPS, d.gradebookSetups, 'upsert');
     for (const c of d.courses) {
       if (withSetup.has(c.id) || (await recordExists(store, GRADEBOOK_SETUPS, [c.id]))) continue;
-      await write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now, options.actorId ?? 'import'), 'insert');
+      await write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now(), options.actorId ?? 'import'), 'insert');
     }
     for (const h of newHistory) await write(FINAL_GRADE_HISTORY, h, 'insert');
     await eachInOrder(d.finalGrades, async (f, i) => {
@@ -515,7 +521,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       // naming one state. Replacing it with what it already says changes nothing.
       if (stored.letter === f.letter && stored.percent === f.percent) return;
       const version = floor + 1;
-      await write(FINAL_GRADES, { ...f, version, updatedAt: now });
+      await write(FINAL_GRADES, { ...f, version, updatedAt: now() });
       await write(
         FINAL_GRADE_HISTORY,
         {
@@ -528,7 +534,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
           newPercent: f.percent,
           reason: f.reason,
           by: f.updatedBy,
-          at: now,
+          at: now(),
         },
         'insert',
       );
@@ -538,12 +544,12 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     await writeAll(ATTESTATIONS, d.attestations, 'upsert');
     await writeAll(
       TEMPLATES,
-      d.templates.map((t) => ({ ...t, updatedAt: t.updatedAt ?? now })),
+      d.templates.map((t) => ({ ...t, updatedAt: t.updatedAt ?? now() })),
     );
     await writeAll(CERTIFICATES, d.certificates);
     await writeAll(
       REPORTING_LINES,
-      d.reportingLines.map((r) => ({ ...r, createdAt: r.createdAt ?? now })),
+      d.reportingLines.map((r) => ({ ...r, createdAt: r.createdAt ?? now() })),
     );
     await eachInOrder(d.tokens, async (t, i) => {
       const { token: _token, tokenSha256: _hash, ...rest } = t;
@@ -552,7 +558,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       // A revocation is never undone by an import, replace or not: a stored revocation of this
       // id or this secret wins over the file.
       const revokedAt = (await storedTokensLike(store, id, hash)).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
-      await write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now });
+      await write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now() });
     });
     // Last: every write that could touch a submission's course is done.
     await saveGradeCells();

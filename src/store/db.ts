@@ -56,6 +56,11 @@ export interface Store {
    * check the write would, and leaves nothing behind.
    */
   rehearse<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * SQLite only: the whole database as one image (what `openSqlite(':memory:', image)`
+   * opens again), for `serve --memory`'s seed cache. Undefined on PostgreSQL.
+   */
+  readonly snapshot?: () => Uint8Array;
   close(): Promise<void>;
 }
 
@@ -96,10 +101,11 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
  * A SQLite store. WAL and a busy timeout let a `serve` process and CLI calls share one file;
  * foreign keys keep references honest.
  */
-export function openSqlite(path: string): Store {
+export function openSqlite(path: string, image?: Uint8Array): Store {
   let db: Database.Database;
   try {
-    db = new Database(path);
+    // An image (Store.snapshot) opens as an in-memory database holding a copy of it.
+    db = image === undefined ? new Database(path) : new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   } catch (err) {
     throw new AppError('invalid', `cannot open store ${path}: ${(err as Error).message}`);
   }
@@ -132,6 +138,7 @@ export function openSqlite(path: string): Store {
     begin: 'BEGIN IMMEDIATE',
     retryable: (err, elapsedMs) => isSqliteBusy(err) && elapsedMs < SQLITE_LOCK_WAIT_MS,
     placeholders: (sql) => sql,
+    snapshot: () => db.serialize(),
     close: async () => {
       await kysely.destroy();
       if (db.open) db.close();
@@ -162,6 +169,7 @@ export interface DialectParts {
   retryable(err: unknown, elapsedMs: number): boolean;
   /** The statement with `?` placeholders rewritten for this dialect. */
   placeholders(sql: string): string;
+  snapshot?: () => Uint8Array;
   close(): Promise<void>;
 }
 
@@ -191,6 +199,7 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
   return {
     dialect: parts.dialect,
     path: parts.path,
+    ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
     get db() {
       return db();
     },

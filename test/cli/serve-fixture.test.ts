@@ -47,6 +47,29 @@ describe('serve --memory without a seed', () => {
   });
 });
 
+describe('serve --memory --seed: the seed cache', () => {
+  const notes = async (s: Served) => {
+    // Notes go to stderr before the listening line goes to stdout; the pipes are separate.
+    for (let i = 0; i < 100 && !s.stderr().includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
+    return s.stderr();
+  };
+  const assignments = async (s: Served) => (await get(s, '/courses/crs_data101/assignments', 'demo-instructor-token')).text();
+
+  it('a second start with the same seed opens the kept store and answers alike; --no-seed-cache imports again', async () => {
+    const args = ['--memory', '--seed', DEMO, '--now', '2026-11-22T08:30:00Z', '--log', 'off'];
+    const first = await serve(args);
+    const second = await serve(args);
+    const dir = join(home.env.XDG_CACHE_HOME!, 'coursebook', 'seeds');
+    expect(await notes(second)).toBe(`coursebook serve: loaded ${DEMO} from the seed cache in ${dir} (--no-seed-cache imports it again)\n`);
+    expect(first.stderr()).toBe('');
+    expect(await assignments(second)).toBe(await assignments(first));
+    const fresh = await serve([...args, '--no-seed-cache']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fresh.stderr()).toBe('');
+    expect(await assignments(fresh)).toBe(await assignments(first));
+  });
+});
+
 describe('serve rate-limit defaults', () => {
   it('--memory: no limit unless --rate-limit is given (150 quick requests, no 429, no RateLimit headers)', async () => {
     const s = await serve(['--memory', '--seed', DEMO, '--log', 'off']);

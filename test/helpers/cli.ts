@@ -153,7 +153,7 @@ export function tempHome(): { dir: string; db: string; env: Record<string, strin
   return {
     dir,
     db: join(dir, 'store.db'),
-    env: { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir },
+    env: { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), HOME: dir },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
