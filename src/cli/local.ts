@@ -1,6 +1,6 @@
-import { createApp } from '../api/app.js';
 import { localAuthenticator } from '../api/auth.js';
 import type { Authenticator } from '../api/context.js';
+import { lazyApp } from '../api/route-table.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
@@ -9,7 +9,6 @@ import { firstAdmin, getUser, insertUser } from '../store/users.js';
 import { prepareStoreFile, refusePoolForSqlite, type StorePath } from './backend.js';
 import { inProcessClient } from './client.js';
 import { type ApiClient, UsageError } from './command.js';
-import { loadRouteModules, routeModulesFor } from './local-routes.js';
 
 /**
  * Before a store is opened, by a local command or serve: a SQLite file's folder is checked
@@ -86,18 +85,7 @@ export async function openLocalClient(options: {
     }
   }
   const deps = { store, clock: options.clock, ids: options.ids, auth };
-  // An app for each set of route modules a request can reach (a command asks for a few
-  // paths), built on first use: a cold start loads and registers only those routes.
-  const apps = new Map<string, Promise<ReturnType<typeof createApp>>>();
-  const appFor = (url: string) => {
-    const modules = routeModulesFor(url);
-    const key = modules.join(' ');
-    let app = apps.get(key);
-    if (!app) {
-      app = loadRouteModules(modules).then((loaded) => createApp(deps, loaded));
-      apps.set(key, app);
-    }
-    return app;
-  };
-  return { client: inProcessClient({ request: async (url, init) => (await appFor(url)).request(url, init) }), close: () => store.close() };
+  // A command asks for a few paths: a cold start loads and registers only their routes.
+  const app = lazyApp(deps);
+  return { client: inProcessClient({ request: (url, init) => app.request(url, init) }), close: () => store.close() };
 }

@@ -2,12 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve as serveNode } from '@hono/node-server';
-import { createApp } from '../api/app.js';
 import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
 import type { AppDeps, FixtureTools } from '../api/context.js';
 import type { Grader } from '../api/grader.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
-import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from '../api/routes/index.js';
+import { lazyApp } from '../api/route-table.js';
 import { faultRules } from '../domain/fixture/faults.js';
 import { requestJournal } from '../domain/fixture/journal.js';
 import { AppError } from '../errors.js';
@@ -76,7 +75,8 @@ export interface ServeOptions {
 export const GENERATED_ADMIN_ID = 'usr_admin';
 
 export interface BuiltService {
-  app: ReturnType<typeof createApp>;
+  /** The service's routes, loaded as requests reach them (api/route-table.ts lazyApp). */
+  app: ReturnType<typeof lazyApp>;
   store: Store;
   deps: AppDeps;
   /** The generated admin's token (`serve --memory` without a seed), else null. */
@@ -282,7 +282,9 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       });
     },
   };
-  return { app: createApp(deps, ROUTE_MODULES, FIXTURE_CONTROL_ROUTES), store, deps, adminToken, note };
+  // The control routes exist only with --allow-admin (createApp registers them only then).
+  const controlRoutes = o.allowAdmin ? (await import('../api/routes/admin.js')).fixtureControlRoutes : [];
+  return { app: lazyApp(deps, controlRoutes), store, deps, adminToken, note };
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {

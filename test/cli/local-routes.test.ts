@@ -1,12 +1,12 @@
 /**
  * Local mode registers only the route modules a request can reach (the Performance issue),
- * from the table in src/cli/local-routes.ts. The table must name the modules of
+ * from the table in src/api/route-table.ts. The table must name the modules of
  * ROUTE_MODULES in their order, each with exactly the paths its operations declare, and a
  * request must get every module the whole app would try for its path.
  */
 import { describe, expect, it } from 'vitest';
+import { LOCAL_ROUTE_MODULES, loadRouteModules, routeModulesFor } from '../../src/api/route-table.js';
 import { ROUTE_MODULES } from '../../src/api/routes/index.js';
-import { LOCAL_ROUTE_MODULES, loadRouteModules, routeModulesFor } from '../../src/cli/local-routes.js';
 
 const url = (path: string) => `http://local/api/v1${path}`;
 const every = ROUTE_MODULES.map((_, i) => i);
@@ -40,5 +40,22 @@ describe('the local route table', () => {
     expect(routeModulesFor(url('/openapi.json'))).toEqual(every);
     expect(routeModulesFor(url('/c%6Furses'))).toEqual(every);
     expect(routeModulesFor('http://local/elsewhere')).toEqual(every);
+  });
+});
+
+describe('lazyApp (serve and local mode)', () => {
+  it('answers as the app with every module: the OpenAPI document, a route, an unknown path, a control route', async () => {
+    const { fixture } = await import('../helpers/fixture.js');
+    const { createApp } = await import('../../src/api/app.js');
+    const { fixtureControlRoutes } = await import('../../src/api/routes/admin.js');
+    const f = await fixture();
+    const whole = createApp(f.deps, ROUTE_MODULES, fixtureControlRoutes);
+    const headers = { authorization: 'Bearer tok-admin', 'x-request-id': 'same' };
+    for (const path of ['/openapi.json', '/courses/c1', '/courses/c1/assignments?limit=1', '/nothing/here', '/_admin/clock']) {
+      const [lazy, full] = [await f.app.request(url(path), { headers }), await whole.request(url(path), { headers })];
+      expect([lazy.status, await lazy.text()]).toEqual([full.status, await full.text()]);
+    }
+    // Both apps record into the one journal of the deps they share.
+    expect((await f.call('GET', '/_admin/requests/count')).body.count).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,14 @@
 /**
- * Local mode's route table (the Performance issue): which route module serves which paths,
- * so a CLI request registers only the modules that can answer it, not every route and its
- * schemas. The modules are those of src/api/routes/index.ts ROUTE_MODULES, in its order;
- * test/cli/local-routes.test.ts checks this table against them.
+ * The route table (the Performance issue): which route module serves which paths, so that
+ * the CLI's local mode and `serve` register only the modules a request can reach, on first
+ * use, instead of every route and its schemas at start-up. The modules are those of
+ * src/api/routes/index.ts ROUTE_MODULES, in its order; test/cli/local-routes.test.ts checks
+ * this table against them.
  */
-import type { RouteModule } from '../api/define.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createApp } from './app.js';
+import type { AppDeps, AppEnv } from './context.js';
+import type { RouteModule } from './define.js';
 
 interface LocalRouteModule {
   load(): Promise<RouteModule>;
@@ -13,27 +17,27 @@ interface LocalRouteModule {
 }
 
 export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
-  { load: async () => (await import('../api/routes/service.js')).serviceRoutes, paths: ['/health', '/_reset', '/import', '/dump'] },
+  { load: async () => (await import('./routes/service.js')).serviceRoutes, paths: ['/health', '/_reset', '/import', '/dump'] },
   {
-    load: async () => (await import('../api/routes/people.js')).peopleRoutes,
+    load: async () => (await import('./routes/people.js')).peopleRoutes,
     paths: ['/me', '/users', '/users/{userId}', '/courses/{courseId}/enrollments', '/courses/{courseId}/enrollments/{userId}'],
   },
-  { load: async () => (await import('../api/routes/tokens.js')).tokensRoutes, paths: ['/tokens', '/tokens/{tokenId}'] },
-  { load: async () => (await import('../api/routes/course-files.js')).courseFilesRoutes, paths: ['/courses/import', '/courses/{courseId}/export'] },
+  { load: async () => (await import('./routes/tokens.js')).tokensRoutes, paths: ['/tokens', '/tokens/{tokenId}'] },
+  { load: async () => (await import('./routes/course-files.js')).courseFilesRoutes, paths: ['/courses/import', '/courses/{courseId}/export'] },
   {
-    load: async () => (await import('../api/routes/courses.js')).courseRoutes,
+    load: async () => (await import('./routes/courses.js')).courseRoutes,
     paths: ['/courses', '/courses/{courseId}', '/courses/{courseId}/modules', '/modules/{moduleId}'],
   },
   {
-    load: async () => (await import('../api/routes/lessons.js')).lessonsRoutes,
+    load: async () => (await import('./routes/lessons.js')).lessonsRoutes,
     paths: ['/modules/{moduleId}/lessons', '/lessons/{lessonId}', '/lessons/{lessonId}/publish'],
   },
   {
-    load: async () => (await import('../api/routes/blocks.js')).blocksRoutes,
+    load: async () => (await import('./routes/blocks.js')).blocksRoutes,
     paths: ['/lessons/{lessonId}/blocks', '/blocks/{blockId}', '/blocks/{blockId}/move', '/blocks/{blockId}/review'],
   },
   {
-    load: async () => (await import('../api/routes/assignments.js')).assignmentsRoutes,
+    load: async () => (await import('./routes/assignments.js')).assignmentsRoutes,
     paths: [
       '/courses/{courseId}/assignments',
       '/modules/{moduleId}/assignments',
@@ -43,7 +47,7 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
     ],
   },
   {
-    load: async () => (await import('../api/routes/submissions.js')).submissionsRoutes,
+    load: async () => (await import('./routes/submissions.js')).submissionsRoutes,
     paths: [
       '/assignments/{assignmentId}/submissions',
       '/submissions/{submissionId}',
@@ -52,7 +56,7 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
     ],
   },
   {
-    load: async () => (await import('../api/routes/gradebook.js')).gradebookRoutes,
+    load: async () => (await import('./routes/gradebook.js')).gradebookRoutes,
     paths: [
       '/courses/{courseId}/gradebook/setup',
       '/courses/{courseId}/gradebook/setup/checks',
@@ -66,7 +70,7 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
     ],
   },
   {
-    load: async () => (await import('../api/routes/readiness.js')).readinessRoutes,
+    load: async () => (await import('./routes/readiness.js')).readinessRoutes,
     paths: [
       '/courses/{courseId}/readiness',
       '/courses/{courseId}/readiness/items/{itemId}/attestation',
@@ -79,23 +83,23 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
     ],
   },
   {
-    load: async () => (await import('../api/routes/templates.js')).templatesRoutes,
+    load: async () => (await import('./routes/templates.js')).templatesRoutes,
     paths: ['/templates', '/templates/{templateId}', '/templates/bulk-update', '/templates/{templateId}/courses'],
   },
   {
-    load: async () => (await import('../api/routes/certificates.js')).certificatesRoutes,
+    load: async () => (await import('./routes/certificates.js')).certificatesRoutes,
     paths: ['/certificates', '/certificate-codes/{code}', '/certificates/{certificateId}', '/certificates/{certificateId}/replace'],
   },
   {
-    load: async () => (await import('../api/routes/reporting-lines.js')).reportingLinesRoutes,
+    load: async () => (await import('./routes/reporting-lines.js')).reportingLinesRoutes,
     paths: ['/reporting-lines', '/reporting-lines/{managerId}/{reportId}'],
   },
   {
-    load: async () => (await import('../api/routes/course-content.js')).courseContentRoutes,
+    load: async () => (await import('./routes/course-content.js')).courseContentRoutes,
     paths: ['/courses/{courseId}/content', '/courses/{courseId}/sync-mark'],
   },
   {
-    load: async () => (await import('../api/routes/content-lifecycle.js')).contentLifecycleRoutes,
+    load: async () => (await import('./routes/content-lifecycle.js')).contentLifecycleRoutes,
     paths: [
       '/courses/{courseId}/unpublish',
       '/modules/{moduleId}/publish',
@@ -107,10 +111,10 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
     ],
   },
   {
-    load: async () => (await import('../api/routes/gradebook-categories.js')).gradebookCategoriesRoutes,
+    load: async () => (await import('./routes/gradebook-categories.js')).gradebookCategoriesRoutes,
     paths: ['/courses/{courseId}/gradebook/categories/{categoryId}', '/courses/{courseId}/assignments/category'],
   },
-  { load: async () => (await import('../api/routes/gradebook-import.js')).gradebookImportRoutes, paths: ['/courses/{courseId}/gradebook/import'] },
+  { load: async () => (await import('./routes/gradebook-import.js')).gradebookImportRoutes, paths: ['/courses/{courseId}/gradebook/import'] },
 ];
 
 const API_PATH = '/api/v1/';
@@ -143,3 +147,42 @@ export function routeModulesFor(url: string): number[] {
 
 /** The route modules at these indexes, loaded, in table order. */
 export const loadRouteModules = (indexes: readonly number[]): Promise<RouteModule[]> => Promise.all(indexes.map((i) => LOCAL_ROUTE_MODULES[i]!.load()));
+
+/**
+ * The whole service as one app, built lazily: a request is answered by an app holding the
+ * route modules its path can reach (routeModulesFor), built on the first request that needs
+ * that set and kept. Every app is made by createApp from the same deps, so each runs the same
+ * middleware over the same state (ids, clock, journal, rate limits) and answers exactly as the
+ * app with every module would: the table only leaves out routes that could not match.
+ */
+export function lazyApp(deps: AppDeps, controlRoutes: RouteModule = []) {
+  const apps = new Map<string, Promise<OpenAPIHono<AppEnv>>>();
+  // Module sets by path (the query never matters): most requests skip the table. Bounded,
+  // since paths carry ids.
+  const keys = new Map<string, number[]>();
+  const appFor = (url: string): Promise<OpenAPIHono<AppEnv>> => {
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    let modules = keys.get(path);
+    if (!modules) {
+      if (keys.size >= 10_000) keys.clear();
+      modules = routeModulesFor(url);
+      keys.set(path, modules);
+    }
+    const key = modules.join(' ');
+    let app = apps.get(key);
+    if (!app) {
+      app = loadRouteModules(modules).then((loaded) => createApp(deps, loaded, controlRoutes));
+      apps.set(key, app);
+    }
+    return app;
+  };
+  return {
+    /** As Hono's `app.request`: a URL or a Request, answered in process. */
+    request: async (input: string | Request, init?: RequestInit): Promise<Response> =>
+      (await appFor(typeof input === 'string' ? input : input.url)).request(input, init),
+    /** As Hono's `app.fetch`, for @hono/node-server (which passes the sockets in `env`). */
+    fetch: async (request: Request, env?: Parameters<OpenAPIHono<AppEnv>['fetch']>[1]): Promise<Response> =>
+      (await appFor(request.url)).fetch(request, env),
+  };
+}
