@@ -182,7 +182,6 @@ export function lazyApp(deps: AppDeps, controlRoutes: RouteModule = []) {
     request: async (input: string | Request, init?: RequestInit): Promise<Response> =>
       (await appFor(typeof input === 'string' ? input : input.url)).request(input, init),
     /** As Hono's `app.fetch`, for @hono/node-server (which passes the sockets in `env`). */
-    fetch: async (request: Request, env?: Parameters<OpenAPIHono<AppEnv>['fetch']>[1]): Promise<Response> =>
-      (await appFor(request.url)).fetch(request, env),
+    fetch: async (request: Request, env?: Parameters<OpenAPIHono<AppEnv>['fetch']>[1]): Promise<Response> => (await appFor(request.url)).fetch(request, env),
   };
 }

@@ -63,6 +63,8 @@ export interface CommandContext {
   progress(done: number, total: number, label?: string): void;
   /** Reads a file, or stdin for '-'. */
   readText(path: string): Promise<string>;
+  /** The same, as UTF-8 bytes checked but not decoded (a large file whose text may not be needed). */
+  readBytes(path: string): Promise<Uint8Array>;
   writeFile(path: string, text: string): Promise<void>;
   /**
    * A value the user must give: prompts when interactive (checking each answer as it is

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 /**
  * Everything a command touches outside its own arguments comes through an Io (like gh's
  * IOStreams): streams and their TTY flags, the environment, file reads and writes, the
@@ -27,7 +28,12 @@ export interface Io {
   stderr: OutStream;
   stdin: { isTTY: boolean; readAll(): Promise<string> };
   env: Env;
-  files: { read(path: string): Promise<string>; write(path: string, text: string): Promise<void> };
+  files: {
+    read(path: string): Promise<string>;
+    /** The file's bytes as they are (a seed whose text is decoded only if it is needed). */
+    readBytes(path: string): Promise<Uint8Array>;
+    write(path: string, text: string): Promise<void>;
+  };
   /**
    * Opens `initial` in the user's editor ($VISUAL, $EDITOR, else vi) as a file named
    * `fileName` and answers the saved text, or null when the editor failed.
@@ -57,8 +63,16 @@ export function strictUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error('it is not valid UTF-8 text (save it as UTF-8)');
+    throw new Error(NOT_UTF8);
   }
+}
+
+const NOT_UTF8 = 'it is not valid UTF-8 text (save it as UTF-8)';
+
+/** The bytes, refused as strictUtf8 refuses them, without decoding them (a native check). */
+export function checkedUtf8(bytes: Uint8Array): Uint8Array {
+  if (!isUtf8(bytes)) throw new Error(NOT_UTF8);
+  return bytes;
 }
 
 async function readAllStdin(): Promise<string> {
@@ -91,7 +105,11 @@ export function processIo(): Io {
     stderr: process.stderr,
     stdin: { isTTY: process.stdin.isTTY === true, readAll: readAllStdin },
     env,
-    files: { read: async (path) => strictUtf8(await readFile(path)), write: (path, text) => writeFile(path, text) },
+    files: {
+      read: async (path) => strictUtf8(await readFile(path)),
+      readBytes: (path) => readFile(path),
+      write: (path, text) => writeFile(path, text),
+    },
     edit: editWithSystemEditor(env),
     keepDraft: async (fileName, text) => {
       const file = join(mkdtempSync(join(tmpdir(), 'coursebook-draft-')), fileName);

@@ -7,7 +7,7 @@ import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import { errorLines, fileError } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
-import type { Io } from './io.js';
+import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
 import { type Invocation, type ParentKind, parentResolver, takesPositionalParents, typedParents } from './parents.js';
 import { makePrompter } from './prompter.js';
@@ -230,6 +230,16 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
         path === '-'
           ? io.stdin.readAll().catch((err) => fileError('read', 'standard input', err))
           : io.files.read(path).catch((err) => fileError('read', path, err)),
+      readBytes: (path) =>
+        path === '-'
+          ? io.stdin
+              .readAll()
+              .then((text) => new TextEncoder().encode(text))
+              .catch((err) => fileError('read', 'standard input', err))
+          : io.files
+              .readBytes(path)
+              .then(checkedUtf8)
+              .catch((err) => fileError('read', path, err)),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
       require: async (value, flag, question, check) => {
         if (value !== undefined && value !== '') return value;

@@ -105,7 +105,9 @@ export const serveCommands = defineCommands([
       const journalSize = wholeNumber(opts.journalSize, '--journal-size', 1_000_000);
       const delayMs = opts.delay === undefined ? 0 : wholeNumber(opts.delay, '--delay', 600_000);
       const cors = opts.cors === undefined ? null : corsOrigins(opts.cors as string[]);
-      const seed = opts.seed === undefined ? undefined : { name: String(opts.seed), text: await ctx.readText(String(opts.seed)) };
+      // Bytes: a start from the seed cache hashes them and never needs their text.
+      const seedBytes = opts.seed === undefined ? undefined : await ctx.readBytes(String(opts.seed));
+      const seed = seedBytes === undefined ? undefined : { name: String(opts.seed), bytes: seedBytes, text: async () => new TextDecoder().decode(seedBytes) };
       const headersTimeout = seconds(opts.headersTimeout, '--headers-timeout');
       const requestTimeout = seconds(opts.requestTimeout, '--request-timeout');
       if (requestTimeout < headersTimeout) throw new UsageError('--request-timeout must be at least --headers-timeout');

@@ -41,10 +41,11 @@ export function bundledBuild(moduleUrl: string): string | null {
   return /-[A-Z0-9]{8}\.js$/.test(name) ? name : null;
 }
 
-export function seedCacheKey(build: string, seedText: string, frozenClock: string | null): string {
+/** The key of a seed's image: its bytes (or its text, as UTF-8) with everything else it depends on. */
+export function seedCacheKey(build: string, seed: string | Uint8Array, frozenClock: string | null): string {
   return createHash('sha256')
     .update(JSON.stringify([FORMAT, build, SCHEMA_VERSION, frozenClock]))
     .update('\n')
-    .update(seedText)
+    .update(seed)
     .digest('hex');
 }

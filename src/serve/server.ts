@@ -30,8 +30,11 @@ export interface ServeOptions {
   db: string;
   /** PostgreSQL only: the most connections this process opens (--db-pool; the store's default when undefined). */
   dbPool?: number | undefined;
-  /** The seed dataset's file name (for messages) and text, read by the caller. */
-  seed?: { name: string; text: string } | undefined;
+  /**
+   * The seed dataset's file name (for messages) and text, read by the caller; with `bytes`
+   * (the file as read) the text is asked for only when the seed is imported.
+   */
+  seed?: { name: string; text: string | (() => Promise<string>); bytes?: Uint8Array } | undefined;
   /** Load the seed over a store that already holds data (replace semantics). */
   reseed?: boolean;
   /** `--memory` with a seed: where loaded stores are kept as images (seed-cache.ts); null or absent: none. */
@@ -131,9 +134,12 @@ function rateLimitFor(o: ServeOptions) {
   return parseRateLimit(o.rateLimit ?? DEFAULT_RATE_LIMIT, o.rateBurst);
 }
 
-function parseSeed(seed: NonNullable<ServeOptions['seed']>): unknown {
+const seedText = async (seed: NonNullable<ServeOptions['seed']>): Promise<string> => (typeof seed.text === 'string' ? seed.text : seed.text());
+
+async function parseSeed(seed: NonNullable<ServeOptions['seed']>): Promise<unknown> {
+  const text = await seedText(seed);
   try {
-    return JSON.parse(seed.text);
+    return JSON.parse(text);
   } catch (err) {
     throw new AppError('invalid', `--seed ${seed.name} is not valid JSON: ${(err as Error).message}`);
   }
@@ -175,18 +181,18 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   // --memory --seed: the store an earlier start loaded from the same seed, if kept.
   const cache = o.seed && o.db === ':memory:' && o.seedCache ? o.seedCache : null;
   const cacheBuild = cache ? (cache.build ?? bundledBuild(import.meta.url)) : null;
-  const cacheKey = cache && cacheBuild && o.seed ? seedCacheKey(cacheBuild, o.seed.text, frozenAt) : null;
+  const cacheKey = cache && cacheBuild && o.seed ? seedCacheKey(cacheBuild, o.seed.bytes ?? (await seedText(o.seed)), frozenAt) : null;
   const cached = cache && cacheKey ? await openCachedSeed(cache, cacheKey) : null;
 
   let seed: unknown = null;
   // From the cache, the seed is parsed only if a reset asks for it.
-  if (o.seed && !cached) seed = parseSeed(o.seed);
+  if (o.seed && !cached) seed = await parseSeed(o.seed);
   else if (!o.seed && o.db === ':memory:') {
     adminToken = (o.deterministic ? sequentialIds() : randomIds()).secret();
     seed = generatedAdminSeed(adminToken);
   }
-  const parsedSeed = (): unknown => {
-    if (seed === null && o.seed) seed = parseSeed(o.seed);
+  const parsedSeed = async (): Promise<unknown> => {
+    if (seed === null && o.seed) seed = await parseSeed(o.seed);
     return seed;
   };
   const store = cached ?? (await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool }));
@@ -275,7 +281,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       await store.tx(async () => {
         const revoked = await revokedTokens(store);
         await wipeStore(store);
-        const reseed = parsedSeed();
+        const reseed = await parsedSeed();
         if (reseed !== null) await importDataset(store, clock, reseed, { replace: false });
         await keepRevoked(store, revoked);
         ids = await makeIds();

@@ -44,3 +44,14 @@ describe('import', () => {
     expect(JSON.parse(users.stdout).name).toBe('José');
   });
 });
+
+describe('serve --seed', () => {
+  it('a seed file that is not UTF-8 exits 2 naming it before anything listens (its bytes are checked, not decoded)', async () => {
+    const file = join(home.dir, 'latin1-seed.json');
+    writeFileSync(file, latin1Dataset);
+    const res = await runBin(['serve', '--memory', '--seed', file, '--port', '0'], { env: home.env });
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe(`error: cannot read ${file}: it is not valid UTF-8 text (save it as UTF-8)\n`);
+  });
+});

@@ -67,7 +67,7 @@ export function testIo(options: InProcessOptions = {}): Io & { out(): string; er
     stderr: { write: (s: string) => ((stderr += s), true), isTTY: tty.stderr === true },
     stdin: { isTTY: tty.stdin === true, readAll: async () => options.input ?? '' },
     env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
-    files: { read: (path) => readFile(at(path), 'utf8'), write: (path, text) => writeFile(at(path), text) },
+    files: { read: (path) => readFile(at(path), 'utf8'), readBytes: (path) => readFile(at(path)), write: (path, text) => writeFile(at(path), text) },
     edit: options.edit ?? (async () => ({ failed: 'no editor in tests' })),
     keepDraft: async (fileName, text) => {
       const file = join(options.draftDir ?? mkdtempSync(join(tmpdir(), 'coursebook-draft-')), fileName);
