@@ -85,7 +85,14 @@ export async function buildBigStore(location) {
       const batches = inTransaction;
       inTransaction = [];
       await store.tx(async () => {
-        for (const batch of batches) await store.db.insertInto('submissions').values(batch).execute();
+        // One multi-row INSERT per batch: the store's own `?` statements, in pg's $n form.
+        const columns = SUBMISSIONS.columns;
+        const tuple = `(${columns.map(() => '?').join(', ')})`;
+        for (const batch of batches)
+          await store.run(
+            `INSERT INTO submissions (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`,
+            ...batch.flatMap((row) => columns.map((c) => row[c])),
+          );
       });
     };
     for (const studentId of students) {

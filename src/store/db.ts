@@ -1,14 +1,14 @@
 /**
- * The store: one asynchronous, dialect-neutral handle over Kysely, on SQLite (better-sqlite3,
- * a file or ':memory:') or PostgreSQL (pg, a postgres:// URL). Store modules are written once
+ * The store: one asynchronous, dialect-neutral handle, on SQLite (better-sqlite3, a file or
+ * ':memory:', through sqlite-dialect.ts) or PostgreSQL (pg behind Kysely, a postgres:// URL). Store modules are written once
  * against this handle; nothing outside src/store sees SQL or a table name.
  *
  * Transactions. `tx(fn)` runs fn in one transaction on one connection; every query the store
  * runs while fn is under way (however deep, across awaits) joins it, because the connection
  * travels with the async context (AsyncLocalStorage held by this store, not by the module).
  * - SQLite: BEGIN IMMEDIATE, so a transaction that reads then writes never has to upgrade its
- *   lock (another process's write would otherwise fail it with SQLITE_BUSY). Kysely's SQLite
- *   driver has one connection behind a mutex, so transactions of one process run one at a time
+ *   lock (another process's write would otherwise fail it with SQLITE_BUSY). The SQLite
+ *   dialect has one connection behind a queue, so transactions of one process run one at a time
  *   and queries outside them wait their turn: the same serial order the synchronous store had.
  * - PostgreSQL: ISOLATION LEVEL SERIALIZABLE, retried from the start (up to 10 times) when
  *   the server reports a serialization failure or a deadlock. Serializable transactions behave
@@ -19,11 +19,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, type QueryResult } from 'kysely';
 import { AppError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import type { Database as StoreSchema } from './schema-types.js';
-import { cachedSqliteDialect } from './sqlite-dialect.js';
+import { sqliteConnections } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;
@@ -32,8 +30,6 @@ export interface Store {
   readonly dialect: Dialect;
   /** Where the store lives: a file path, ':memory:', or the PostgreSQL URL without its password. */
   readonly path: string;
-  /** The typed query builder; inside `tx` it is bound to that transaction's connection. */
-  readonly db: Kysely<StoreSchema>;
   /** One row of a statement with `?` placeholders, or undefined. */
   get<R = Row>(sql: string, ...params: unknown[]): Promise<R | undefined>;
   /** Every row of a statement with `?` placeholders. */
@@ -128,11 +124,9 @@ export function openSqlite(path: string, image?: Uint8Array): Store {
   // asynchronous pause, for up to SQLITE_LOCK_WAIT_MS in all. A second connection in the same
   // process (two local stores, tests) then never stalls the one holding the lock.
   db.pragma(`busy_timeout = ${SQLITE_STATEMENT_BUSY_MS}`);
-  const sqlite = cachedSqliteDialect(db);
-  const kysely = new Kysely<StoreSchema>({ dialect: sqlite.dialect });
-  return storeOver(kysely, {
-    execute: sqlite.execute,
-    executeEach: sqlite.executeEach,
+  const sqlite = sqliteConnections(db);
+  return storeOver({
+    ...sqlite,
     dialect: 'sqlite',
     path,
     begin: 'BEGIN IMMEDIATE',
@@ -140,7 +134,7 @@ export function openSqlite(path: string, image?: Uint8Array): Store {
     placeholders: (sql) => sql,
     snapshot: () => db.serialize(),
     close: async () => {
-      await kysely.destroy();
+      sqlite.clear();
       if (db.open) db.close();
     },
   });
@@ -154,14 +148,31 @@ function isSqliteBusy(err: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
+/** One statement's answer: its rows (a reader's), or how many rows it changed. */
+export interface StatementResult {
+  rows: Row[];
+  changes: number;
+}
+
+/** A connection a transaction holds: statements with the dialect's own placeholders. */
+export interface StoreConnection {
+  query(sql: string, params: readonly unknown[]): Promise<StatementResult>;
+}
+
+/** What the store needs of a dialect (sqlite-dialect.ts; postgres.ts over Kysely). */
 export interface DialectParts {
   dialect: Dialect;
-  /** A cheaper way than Kysely's executor to run the store's own statements, where the dialect has one. */
-  execute?: (query: CompiledQuery, inTransaction: boolean) => Promise<QueryResult<Row>>;
-  /** The same for one statement run once per parameter list; how many rows it changed. */
-  executeEach?: (sql: string, paramLists: readonly (readonly unknown[])[], inTransaction: boolean) => Promise<number>;
   path: string;
   begin: string;
+  /** Run fn holding one connection, for one transaction; the connection is free again after. */
+  hold<T>(fn: (conn: StoreConnection) => Promise<T>): Promise<T>;
+  /** A statement outside any transaction (where the connection is shared, it waits its turn). */
+  query(sql: string, params: readonly unknown[]): Promise<StatementResult>;
+  /**
+   * One statement run once per parameter list, on the transaction's connection when `conn`
+   * is given; how many rows it changed. Absent: the store runs the statements one by one.
+   */
+  runEach?(sql: string, paramLists: readonly (readonly unknown[])[], conn: StoreConnection | undefined): Promise<number>;
   /**
    * Whether a failed transaction may simply be run again from the start (a lock another writer
    * holds, a serialization failure, a deadlock), given how long this one has been trying.
@@ -173,15 +184,15 @@ export interface DialectParts {
   close(): Promise<void>;
 }
 
-/** The Store over a Kysely instance: transaction binding, retries and the statement helpers. */
-export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store {
-  const current = new AsyncLocalStorage<Kysely<StoreSchema>>();
+/** The Store over a dialect's connections: transaction binding, retries and the statement helpers. */
+export function storeOver(parts: DialectParts): Store {
+  const current = new AsyncLocalStorage<StoreConnection>();
   // An enabled AsyncLocalStorage makes every async resource the process creates copy its
   // value, whichever store it belongs to: a process that opens many stores (tests; a tool
   // moving data between two) slowed down in proportion to how many it had ever opened. So it
   // is enabled only while one of this store's transactions runs.
   let running = 0;
-  const bind = async <T>(conn: Kysely<StoreSchema>, fn: () => Promise<T>): Promise<T> => {
+  const bind = async <T>(conn: StoreConnection, fn: () => Promise<T>): Promise<T> => {
     running++;
     try {
       return await current.run(conn, fn);
@@ -189,20 +200,15 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
       if (--running === 0) current.disable();
     }
   };
-  const db = () => current.getStore() ?? root;
-  const execute = parts.execute;
-  const query = (sql: string, params: unknown[]): Promise<QueryResult<Row>> => {
-    const compiled = CompiledQuery.raw(parts.placeholders(sql), params);
+  const query = (sql: string, params: readonly unknown[]): Promise<StatementResult> => {
+    const text = parts.placeholders(sql);
     const bound = current.getStore();
-    return execute ? execute(compiled, bound !== undefined) : (bound ?? root).executeQuery<Row>(compiled);
+    return bound ? bound.query(text, params) : parts.query(text, params);
   };
   return {
     dialect: parts.dialect,
     path: parts.path,
     ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
-    get db() {
-      return db();
-    },
     async get<R>(sql: string, ...params: unknown[]) {
       return (await query(sql, params)).rows[0] as R | undefined;
     },
@@ -210,15 +216,14 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
       return (await query(sql, params)).rows as R[];
     },
     async run(sql, ...params) {
-      const r = await query(sql, params);
-      return { changes: Number(r.numAffectedRows ?? 0n) };
+      return { changes: (await query(sql, params)).changes };
     },
     async runEach(sql, paramLists) {
       const text = parts.placeholders(sql);
       const bound = current.getStore();
-      if (parts.executeEach) return { changes: await parts.executeEach(text, paramLists, bound !== undefined) };
+      if (parts.runEach) return { changes: await parts.runEach(text, paramLists, bound) };
       let changes = 0;
-      for (const params of paramLists) changes += Number((await (bound ?? root).executeQuery(CompiledQuery.raw(text, [...params]))).numAffectedRows ?? 0n);
+      for (const params of paramLists) changes += (await (bound ?? parts).query(text, params)).changes;
       return { changes };
     },
     async tx<T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
@@ -226,14 +231,14 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
       const started = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
-          return await root.connection().execute(async (conn) => {
-            await conn.executeQuery(CompiledQuery.raw(parts.begin));
+          return await parts.hold(async (conn) => {
+            await conn.query(parts.begin, []);
             try {
               const result = await bind(conn, fn);
-              await conn.executeQuery(CompiledQuery.raw('COMMIT'));
+              await conn.query('COMMIT', []);
               return result;
             } catch (err) {
-              await conn.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+              await conn.query('ROLLBACK', []).catch(() => undefined);
               throw err;
             }
           });
@@ -246,23 +251,22 @@ export function storeOver(root: Kysely<StoreSchema>, parts: DialectParts): Store
       }
     },
     async rehearse<T>(fn: () => Promise<T>): Promise<T> {
-      const exec = (conn: Kysely<StoreSchema>, text: string) => conn.executeQuery(CompiledQuery.raw(text));
       const inside = current.getStore();
       if (inside) {
-        await exec(inside, 'SAVEPOINT rehearsal');
+        await inside.query('SAVEPOINT rehearsal', []);
         try {
           return await fn();
         } finally {
-          await exec(inside, 'ROLLBACK TO SAVEPOINT rehearsal');
-          await exec(inside, 'RELEASE SAVEPOINT rehearsal');
+          await inside.query('ROLLBACK TO SAVEPOINT rehearsal', []);
+          await inside.query('RELEASE SAVEPOINT rehearsal', []);
         }
       }
-      return root.connection().execute(async (conn) => {
-        await exec(conn, parts.begin);
+      return parts.hold(async (conn) => {
+        await conn.query(parts.begin, []);
         try {
           return await bind(conn, fn);
         } finally {
-          await exec(conn, 'ROLLBACK');
+          await conn.query('ROLLBACK', []);
         }
       });
     },

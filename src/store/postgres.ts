@@ -4,10 +4,10 @@
  * db.ts (SERIALIZABLE, retried on serialization failures). Loaded only when --db names a
  * postgres:// URL, so SQLite users never load pg.
  */
-import { Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type QueryResult } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
-import { DEFAULT_POOL_SIZE, type OpenOptions, redactUrl, type Store, storeOver, tooNewStore } from './db.js';
+import { DEFAULT_POOL_SIZE, type OpenOptions, type Row, redactUrl, type Store, type StoreConnection, storeOver, tooNewStore } from './db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type { Database as StoreSchema } from './schema-types.js';
 
@@ -47,7 +47,17 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<S
     throw new AppError('invalid', `cannot open store ${shown}: ${describePgError(err)}`);
   }
   const kysely = new Kysely<StoreSchema>({ dialect: new PostgresDialect({ pool }) });
-  return storeOver(kysely, {
+  // Kysely's executor runs the store's statements (its own SQL, compiled as is).
+  const over = (run: (query: CompiledQuery) => Promise<QueryResult<Row>>): StoreConnection => ({
+    query: async (sql, params) => {
+      const result = await run(CompiledQuery.raw(sql, [...params]));
+      return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
+    },
+  });
+  const outside = over((q) => kysely.executeQuery<Row>(q));
+  return storeOver({
+    hold: (fn) => kysely.connection().execute((conn) => fn(over((q) => conn.executeQuery<Row>(q)))),
+    query: (sql, params) => outside.query(sql, params),
     dialect: 'postgres',
     path: shown,
     begin: 'BEGIN ISOLATION LEVEL SERIALIZABLE',

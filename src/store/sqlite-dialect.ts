@@ -1,124 +1,87 @@
 /**
- * Kysely's SQLite dialect with one difference: statements are prepared once per connection and
- * reused (Kysely's own driver prepares every statement on every call, which costs more than
- * running most of ours). One connection behind a queue, as Kysely's driver has: transactions of
- * one process run one at a time, and statements outside them wait their turn.
+ * The SQLite dialect of the store: better-sqlite3's one connection behind a queue, with every
+ * statement prepared once and reused. Transactions of one process run one at a time and
+ * statements outside them wait their turn, the serial order the store's rules are written
+ * for. No query builder is loaded: the store's statements are its own SQL, and Kysely (the
+ * PostgreSQL dialect's driver) costs every start of the command line that loads it.
  */
 import type Database from 'better-sqlite3';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryResult,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely';
+import type { DialectParts, Row, StatementResult, StoreConnection } from './db.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
 const MAX_CACHED_STATEMENTS = 2000;
 
-/**
- * The dialect, and a direct way to its one connection for the store's own statements: Kysely's
- * executor costs several times what a cached statement does, so `get/all/run` take the queue
- * and call the connection themselves (inside a transaction, which already holds the queue,
- * they call it straight away).
- */
-export function cachedSqliteDialect(db: Database.Database): {
-  dialect: Dialect;
-  execute(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<Record<string, unknown>>>;
-  executeEach(sql: string, paramLists: readonly (readonly unknown[])[], inTransaction: boolean): Promise<number>;
-} {
-  const driver = new CachedSqliteDriver(db);
-  const connection = driver.connection;
+/** The connection parts of the SQLite dialect (db.ts adds the rest), and a way to drop the statement cache. */
+export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach'> & { clear(): void } {
+  const connection = new CachedSqliteConnection(db);
+  const queue = new ConnectionQueue();
   return {
-    execute: async (query, inTransaction) => {
-      // Nobody holds the connection: a statement outside a transaction runs at once (the
-      // check and the call are one synchronous step), instead of a turn through the queue.
-      if (inTransaction || !driver.held) return connection.executeQuery(query);
-      await driver.acquireConnection();
+    hold: async (fn) => {
+      await queue.acquire();
       try {
-        return await connection.executeQuery(query);
+        return await fn(connection);
       } finally {
-        await driver.releaseConnection();
+        queue.release();
+      }
+    },
+    // Nobody holds the connection: a statement outside a transaction runs at once (the
+    // check and the call are one synchronous step), instead of a turn through the queue.
+    query: async (sql, params) => {
+      if (!queue.held) return connection.query(sql, params);
+      await queue.acquire();
+      try {
+        return connection.query(sql, params);
+      } finally {
+        queue.release();
       }
     },
     // A bulk write runs its rows in one synchronous loop: no turn of the event loop per row.
-    executeEach: async (sql, paramLists, inTransaction) => {
-      if (inTransaction || !driver.held) return connection.runEach(sql, paramLists);
-      await driver.acquireConnection();
+    runEach: async (sql, paramLists, bound) => {
+      if (bound || !queue.held) return connection.runEach(sql, paramLists);
+      await queue.acquire();
       try {
         return connection.runEach(sql, paramLists);
       } finally {
-        await driver.releaseConnection();
+        queue.release();
       }
     },
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => driver,
-      createIntrospector: (k: Kysely<any>) => new SqliteIntrospector(k),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
+    clear: () => connection.clear(),
   };
 }
 
-class CachedSqliteDriver implements Driver {
-  readonly connection: CachedSqliteConnection;
-  #queue: Promise<void> = Promise.resolve();
+/** One holder at a time, in arrival order. */
+class ConnectionQueue {
+  #tail: Promise<void> = Promise.resolve();
   #release: (() => void) | null = null;
-  /** Whether a transaction or a queued statement holds the connection, or waits for it. */
+  /** Holders and waiters. */
   #waiting = 0;
 
+  /** Whether a transaction or a queued statement holds the connection, or waits for it. */
   get held(): boolean {
     return this.#waiting > 0;
   }
 
-  constructor(db: Database.Database) {
-    this.connection = new CachedSqliteConnection(db);
-  }
-
-  async init(): Promise<void> {}
-
-  async acquireConnection(): Promise<DatabaseConnection> {
+  async acquire(): Promise<void> {
     this.#waiting++;
-    const previous = this.#queue;
+    const previous = this.#tail;
     let release!: () => void;
-    this.#queue = new Promise<void>((resolve) => {
+    this.#tail = new Promise<void>((resolve) => {
       release = resolve;
     });
     await previous;
     this.#release = release;
-    return this.connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('BEGIN'));
-  }
-
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('COMMIT'));
-  }
-
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('ROLLBACK'));
-  }
-
-  async releaseConnection(): Promise<void> {
+  release(): void {
     const release = this.#release;
     this.#release = null;
     this.#waiting--;
     release?.();
   }
-
-  async destroy(): Promise<void> {
-    this.connection.clear();
-  }
 }
 
-class CachedSqliteConnection implements DatabaseConnection {
+class CachedSqliteConnection implements StoreConnection {
   readonly #statements = new Map<string, Statement>();
 
   constructor(readonly db: Database.Database) {}
@@ -135,12 +98,12 @@ class CachedSqliteConnection implements DatabaseConnection {
     return statement;
   }
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.#prepare(query.sql);
-    const parameters = query.parameters as unknown[];
-    if (statement.reader) return { rows: statement.all(parameters) as R[] };
-    const { changes, lastInsertRowid } = statement.run(parameters);
-    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  /** Synchronous under the promise: a statement runs whole before anything else can. */
+  async query(sql: string, params: readonly unknown[]): Promise<StatementResult> {
+    const statement = this.#prepare(sql);
+    const parameters = params as unknown[];
+    if (statement.reader) return { rows: statement.all(parameters) as Row[], changes: 0 };
+    return { rows: [], changes: statement.run(parameters).changes };
   }
 
   runEach(sql: string, paramLists: readonly (readonly unknown[])[]): number {
@@ -148,11 +111,6 @@ class CachedSqliteConnection implements DatabaseConnection {
     let changes = 0;
     for (const parameters of paramLists) changes += statement.run(parameters as unknown[]).changes;
     return changes;
-  }
-
-  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const statement = this.#prepare(query.sql);
-    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] };
   }
 
   clear(): void {
