@@ -72,7 +72,8 @@ for (let round = 0; round < runs; round++) {
   for (const path of [imported, raw]) for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
 
   const start = process.hrtime.bigint();
-  const server = await startServer(bin, ['serve', '--memory', '--seed', dataset.path, '--port', '0', '--log', 'off'], env);
+  // --no-seed-cache: this measures the import (bench/spawn.mjs measures starts from the cache).
+  const server = await startServer(bin, ['serve', '--memory', '--seed', dataset.path, '--port', '0', '--log', 'off', '--no-seed-cache'], env);
   serveMs.push(Number(process.hrtime.bigint() - start) / 1e6);
   await server.stop();
   rawMemoryMs.push(timedNode([rawInsert, dataset.path, ':memory:', schemaPath], env).ms);

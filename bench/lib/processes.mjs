@@ -13,7 +13,9 @@ export const demoDataset = join(root, 'data/demo.json');
 /** A scratch folder, and an environment whose config and data homes live in it (no user profile leaks in). */
 export function scratch(prefix) {
   const dir = mkdtempSync(join(tmpdir(), `cb-bench-${prefix}-`));
-  return { dir, env: { ...process.env, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir, CI: '1', NO_COLOR: '1' } };
+  // Its own seed cache too (serve --memory --seed keeps loaded seeds there): a bench never
+  // starts from an image an earlier run, or the user, left behind.
+  return { dir, env: { ...process.env, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir, COURSEBOOK_CACHE_DIR: join(dir, 'seed-cache'), CI: '1', NO_COLOR: '1' } };
 }
 
 /** Run node with these arguments to completion; its wall time in ms (spawn to exit). Throws unless it exits 0. */
