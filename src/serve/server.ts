@@ -13,7 +13,6 @@ import { AppError } from '../errors.js';
 import { controllableClock } from '../runtime/controllable-clock.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
 import type { DatasetInput } from '../schemas/dataset.js';
-import { importDataset } from '../store/dataset.js';
 import { openSqlite, openStore, type Store } from '../store/db.js';
 import { storeTakenCheck } from '../store/ids-in-use.js';
 import { keepRevoked, revokedTokens } from '../store/tokens.js';
@@ -145,6 +144,12 @@ async function parseSeed(seed: NonNullable<ServeOptions['seed']>): Promise<unkno
   }
 }
 
+/**
+ * The dataset import, loaded when a seed is imported: it brings every resource's schema,
+ * which a start from the seed cache never needs (routes load theirs as requests arrive).
+ */
+const loadImport = async () => (await import('../store/dataset.js')).importDataset;
+
 /** The store kept for this seed, or null (none kept, or an image that no longer opens: the seed is imported). */
 async function openCachedSeed(cache: SeedCache, key: string): Promise<Store | null> {
   const image = await cache.read(key).catch(() => null);
@@ -222,11 +227,11 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       };
       const outcome = await store.tx(async () => {
         if (await isStoreEmpty(store)) {
-          await importDataset(store, watched, seed, { replace: false });
+          await (await loadImport())(store, watched, seed, { replace: false });
           return 'loaded';
         }
         if (!o.reseed) return 'skipped';
-        await importDataset(store, clock, seed, { replace: true });
+        await (await loadImport())(store, clock, seed, { replace: true });
         return 'replaced';
       });
       if (outcome === 'loaded' && cache && cacheKey && !readRunningClock && store.snapshot)
@@ -282,7 +287,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
         const revoked = await revokedTokens(store);
         await wipeStore(store);
         const reseed = await parsedSeed();
-        if (reseed !== null) await importDataset(store, clock, reseed, { replace: false });
+        if (reseed !== null) await (await loadImport())(store, clock, reseed, { replace: false });
         await keepRevoked(store, revoked);
         ids = await makeIds();
       });
