@@ -4,7 +4,7 @@
  * The control routes themselves (/_admin/..., /_reset) are never delayed, faulted or
  * journaled, so a test can always read and change the fixture.
  */
-import { JOURNAL_BODY_LIMIT } from '../schemas/fixture.js';
+import { JOURNAL_BODY_LIMIT } from '../schemas/fixture-limits.js';
 import type { AppContext, FixtureTools } from './context.js';
 import { API_PREFIX, callerIdOf } from './define.js';
 

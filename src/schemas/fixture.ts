@@ -32,8 +32,7 @@ export const StatusFilter = z
   .refine((v) => /^[1-5](?:\d\d|[xX]{2})$/.test(v), { message: 'must be a status such as 404 or a class such as 4xx' })
   .openapi({ example: '4xx' });
 
-/** The longest body text the journal keeps (request and response each). */
-export const JOURNAL_BODY_LIMIT = 64 * 1024;
+export { JOURNAL_BODY_LIMIT } from './fixture-limits.js';
 
 export const JournalEntry = z
   .object({
