@@ -4,6 +4,9 @@
  * ids and clock after it, same reset), and anything wrong with the cache falls back to the
  * import.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SeedCache } from '../../src/serve/seed-cache.js';
 import { BASE_DATASET } from '../helpers/app.js';
@@ -118,6 +121,15 @@ describe('serve --memory --seed: the seed cache', () => {
 
   it('is used with --memory only, and not at all without a build identity (an unbundled run)', async () => {
     const { cache, counts } = memoryCache();
+    const dir = mkdtempSync(join(tmpdir(), 'cb-seed-cache-'));
+    try {
+      // A store file keeps its own data between starts: nothing to cache.
+      const onFile = await fixture({ seedCache: cache, db: join(dir, 'fixture.db') });
+      expect((await onFile.call('GET', '/courses/c1')).status).toBe(200);
+      expect(counts).toEqual({ hits: 0, writes: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const { build: _build, ...unnamed } = cache;
     await fixture({ seedCache: unnamed });
     await fixture({ seedCache: unnamed });
