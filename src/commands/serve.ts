@@ -127,7 +127,7 @@ export const serveCommands = defineCommands([
       const db = store.path;
 
       const { startServer } = await import('../serve/server.js');
-      const { fileSeedCache, seedCacheDir } = await import('../cli/seed-cache-files.js');
+      const { fileSeedCache, seedCacheDir } = await import('../serve/seed-cache-files.js');
       const jwtSecret = (opts.jwtSecret as string | undefined) ?? ctx.env.COURSEBOOK_JWT_SECRET;
       let jwt = null;
       if (jwtSecret || opts.jwks) {

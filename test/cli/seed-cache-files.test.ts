@@ -1,12 +1,12 @@
 /**
- * serve's seed cache on disk (src/cli/seed-cache-files.ts): where it lives, whole images
+ * serve's seed cache on disk (src/serve/seed-cache-files.ts): where it lives, whole images
  * only, and which images stay.
  */
 import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileSeedCache, seedCacheDir } from '../../src/cli/seed-cache-files.js';
+import { fileSeedCache, seedCacheDir } from '../../src/serve/seed-cache-files.js';
 
 const dirs: string[] = [];
 afterEach(() => {

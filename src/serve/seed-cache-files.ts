@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SeedCache } from '../serve/seed-cache.js';
+import type { SeedCache } from './seed-cache.js';
 
 const SUFFIX = '.sqlite';
 
