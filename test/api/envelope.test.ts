@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { defineOperation } from '../../src/api/define.js';
-import { ERROR_TABLE } from '../../src/errors.js';
+import { AppError, ERROR_TABLE } from '../../src/errors.js';
 import { makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
@@ -149,5 +149,18 @@ describe('health and openapi', () => {
     expect(res.body.paths['/api/v1/courses'].post.operationId).toBe('createCourse');
     expect(res.body.paths['/api/v1/courses'].post.security).toEqual([{ bearerAuth: [] }]);
     expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
+
+describe('AppError', () => {
+  it('carries no stack frames (it is an answer, not a bug) and leaves the stack limit as it was', () => {
+    const before = Error.stackTraceLimit;
+    const err = new AppError('conflict', 'The override is at version 2, not 1.', { currentVersion: 2 });
+    expect(Error.stackTraceLimit).toBe(before);
+    expect(err.stack).toBe('AppError: The override is at version 2, not 1.');
+    expect(err).toBeInstanceOf(Error);
+    expect([err.code, err.status, err.exitCode, err.details]).toEqual(['conflict', ERROR_TABLE.conflict.status, ERROR_TABLE.conflict.exit, { currentVersion: 2 }]);
+    // Any other error keeps its frames: those are the ones logged.
+    expect(new Error('bug').stack).toMatch(/\n\s+at /);
   });
 });
