@@ -1,3 +1,4 @@
+import { compareStrings } from '../domain/compare.js';
 import { planInstructions } from '../domain/content/rules.js';
 import { invalid } from '../errors.js';
 import type { Ids } from '../runtime/ids.js';
@@ -36,11 +37,19 @@ export async function getAssignment(store: Store, id: string): Promise<Assignmen
 
 /** A course's assignments: module position, then assignment position, then id (published only: in published modules too). */
 export async function listCourseAssignments(store: Store, courseId: string, publishedOnly: boolean): Promise<AssignmentValue[]> {
+  // Ordered here rather than by ORDER BY: SQLite's sorter would carry every whole row (the
+  // rubric's JSON included) through a temporary b-tree, most of the statement's cost.
   const rows = (await store.all(
-    `SELECT a.* FROM assignments a JOIN modules m ON m.id = a.module_id WHERE a.course_id = ? ${publishedOnly ? "AND a.status = 'published' AND m.status = 'published'" : ''}
-       ORDER BY m.position, a.position, a.id`,
+    `SELECT a.*, m.position AS module_position FROM assignments a JOIN modules m ON m.id = a.module_id
+       WHERE a.course_id = ? ${publishedOnly ? "AND a.status = 'published' AND m.status = 'published'" : ''}`,
     courseId,
   )) as Row[];
+  rows.sort(
+    (x, y) =>
+      (x.module_position as number) - (y.module_position as number) ||
+      (x.position as number) - (y.position as number) ||
+      compareStrings(x.id as string, y.id as string),
+  );
   const instructions = await instructionsByAssignment(store, { courseId });
   return rows.map((r) => ({ ...ASSIGNMENTS.fromRow(r), instructions: instructions.get(r.id as string) ?? [] }));
 }

@@ -29,11 +29,13 @@ export async function listBlocks(store: Store, parent: BlockParent): Promise<Sto
  * assignments would otherwise ask once per assignment): assignment id -> its blocks in order.
  */
 export async function instructionsByAssignment(store: Store, of: { courseId: string } | { moduleId: string }): Promise<Map<string, StoredBlockValue[]>> {
+  // Grouped and ordered here rather than by ORDER BY, whose sorter would carry every whole
+  // row (the blocks' JSON) through a temporary b-tree. Positions are unique per assignment.
   const rows = (await store.all(
-    `SELECT b.* FROM blocks b JOIN assignments a ON a.id = b.assignment_id WHERE ${'courseId' in of ? 'a.course_id' : 'a.module_id'} = ?
-       ORDER BY b.assignment_id, b.position`,
+    `SELECT b.* FROM blocks b JOIN assignments a ON a.id = b.assignment_id WHERE ${'courseId' in of ? 'a.course_id' : 'a.module_id'} = ?`,
     'courseId' in of ? of.courseId : of.moduleId,
   )) as Row[];
+  rows.sort((x, y) => (x.position as number) - (y.position as number));
   const byAssignment = new Map<string, StoredBlockValue[]>();
   for (const row of rows) {
     const key = row.assignment_id as string;
