@@ -159,7 +159,12 @@ describe('AppError', () => {
     expect(Error.stackTraceLimit).toBe(before);
     expect(err.stack).toBe('AppError: The override is at version 2, not 1.');
     expect(err).toBeInstanceOf(Error);
-    expect([err.code, err.status, err.exitCode, err.details]).toEqual(['conflict', ERROR_TABLE.conflict.status, ERROR_TABLE.conflict.exit, { currentVersion: 2 }]);
+    expect([err.code, err.status, err.exitCode, err.details]).toEqual([
+      'conflict',
+      ERROR_TABLE.conflict.status,
+      ERROR_TABLE.conflict.exit,
+      { currentVersion: 2 },
+    ]);
     // Any other error keeps its frames: those are the ones logged.
     expect(new Error('bug').stack).toMatch(/\n\s+at /);
   });
