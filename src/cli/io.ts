@@ -1,10 +1,10 @@
-import { isUtf8 } from 'node:buffer';
 /**
  * Everything a command touches outside its own arguments comes through an Io (like gh's
  * IOStreams): streams and their TTY flags, the environment, file reads and writes, the
  * editor, the clock, ids, prompts and signals. `processIo()` is the real one (bin/coursebook);
  * tests build their own and run the whole CLI in-process.
  */
+import { isUtf8 } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -55,6 +55,8 @@ export interface Io {
   onStop(handler: () => void): () => void;
 }
 
+const NOT_UTF8 = 'it is not valid UTF-8 text (save it as UTF-8)';
+
 /**
  * Bytes to text, refusing what is not UTF-8: a lenient decoder would send U+FFFD in place
  * of the bad bytes and the service would store the altered text.
@@ -66,8 +68,6 @@ export function strictUtf8(bytes: Uint8Array): string {
     throw new Error(NOT_UTF8);
   }
 }
-
-const NOT_UTF8 = 'it is not valid UTF-8 text (save it as UTF-8)';
 
 /** The bytes, refused as strictUtf8 refuses them, without decoding them (a native check). */
 export function checkedUtf8(bytes: Uint8Array): Uint8Array {

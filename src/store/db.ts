@@ -1,7 +1,8 @@
 /**
  * The store: one asynchronous, dialect-neutral handle, on SQLite (better-sqlite3, a file or
- * ':memory:', through sqlite-dialect.ts) or PostgreSQL (pg behind Kysely, a postgres:// URL). Store modules are written once
- * against this handle; nothing outside src/store sees SQL or a table name.
+ * ':memory:', through sqlite-dialect.ts) or PostgreSQL (pg behind Kysely, a postgres:// URL).
+ * Store modules are written once against this handle; nothing outside src/store sees SQL or
+ * a table name.
  *
  * Transactions. `tx(fn)` runs fn in one transaction on one connection; every query the store
  * runs while fn is under way (however deep, across awaits) joins it, because the connection

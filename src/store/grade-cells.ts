@@ -80,12 +80,11 @@ export async function loadSubmissionRecords(
       courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch)),
     );
     columnOf = slotColumns(built.slots, itemIds);
+    if (save) await saveCells(store, courseId, missing, built.cells);
     for (let m = 0; m < missing.length; m++) {
       const si = rowOf[m]!;
-      const data = built.cells[m]!;
-      if (save) await saveCell(store, courseId, missing[m]!, data);
       clearRow(records, si * nItems);
-      decodeCell(data, records, si * nItems, columnOf);
+      decodeCell(built.cells[m]!, records, si * nItems, columnOf);
     }
   };
   try {
@@ -128,12 +127,11 @@ async function buildCells(
   return { slots, cells: studentIds.map((_, m) => packCell(folder.records, m * slotIds.length, slotNumbers)) };
 }
 
-function saveCell(store: Store, courseId: string, studentId: string, data: Buffer): Promise<unknown> {
-  return store.run(
+/** These students' cells (cells[m] is studentIds[m]'s), written as one bulk write. */
+function saveCells(store: Store, courseId: string, studentIds: readonly string[], cells: readonly Buffer[]): Promise<unknown> {
+  return store.runEach(
     'INSERT INTO grade_cells (course_id, student_id, data) VALUES (?, ?, ?) ON CONFLICT (course_id, student_id) DO UPDATE SET data = excluded.data',
-    courseId,
-    studentId,
-    data,
+    studentIds.map((studentId, m) => [courseId, studentId, cells[m]]),
   );
 }
 
@@ -181,18 +179,12 @@ export async function gradeCellsForBulkWrite(store: Store, written: readonly Bul
     }
     for (const [courseId, { held, fresh, known }] of byCourse) {
       const freshIds = [...fresh];
+      if (freshIds.length > 0) await saveCells(store, courseId, freshIds, (await buildCells(store, courseId, freshIds, (folder) => folder.add(held))).cells);
       const knownIds = [...known];
-      const built = [
-        { ids: freshIds, cells: (await buildCells(store, courseId, freshIds, (folder) => folder.add(held))).cells },
-        {
-          ids: knownIds,
-          cells:
-            knownIds.length === 0
-              ? []
-              : (await buildCells(store, courseId, knownIds, (folder) => courseSubmissions(store, courseId, knownIds, (b) => folder.add(b)))).cells,
-        },
-      ];
-      for (const { ids, cells } of built) for (let m = 0; m < ids.length; m++) await saveCell(store, courseId, ids[m]!, cells[m]!);
+      if (knownIds.length > 0) {
+        const fromStore = (folder: ReturnType<typeof recordsFolder>) => courseSubmissions(store, courseId, knownIds, (batch) => folder.add(batch));
+        await saveCells(store, courseId, knownIds, (await buildCells(store, courseId, knownIds, fromStore)).cells);
+      }
     }
   };
 }
