@@ -54,8 +54,10 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     c.set('deps', fullDeps);
     const started = performance.now();
     const requestId = requestIdFor(c.req.header('x-request-id'), () => fullDeps.ids.next('req'));
-    // A fixture server's --delay, fault rules and journal (fixture-hooks.ts); never for its control routes.
-    const tools = fullDeps.fixture && !isControlPath(c.req.path) ? fullDeps.fixture : null;
+    // A fixture server's --delay, fault rules and journal (fixture-hooks.ts); never for its
+    // control routes. Without --allow-admin or --delay there is nothing to apply or record.
+    const fixture = fullDeps.fixture;
+    const tools = fixture && (fixture.control !== null || fixture.delayMs > 0) && !isControlPath(c.req.path) ? fixture : null;
     const arrived = tools ? { time: tools.wallClock.now(), serviceTime: fullDeps.clock.now() } : null;
     const fault = tools ? await applyFaults(c, tools) : null;
     if (fault?.answer) c.res = fault.answer;

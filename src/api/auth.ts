@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import { findTokenByHash, sha256Hex } from '../store/tokens.js';
 import { getUser } from '../store/users.js';
 import type { Authenticator, Caller } from './context.js';
+import { directReads } from './read-cache.js';
 
 /** Verifies access JWTs; supplied by serve when --jwt-secret or --jwks is given. */
 export interface JwtVerifier {
@@ -19,22 +20,25 @@ export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}):
       const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
       if (!m) throw new AppError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
       const secret = m[1]!;
-      const now = deps.clock.now();
 
       if (JWT_SHAPE.test(secret) && secret.split('.')[0]!.startsWith('ey')) {
         if (!options.jwt) throw new AppError('unauthenticated', 'Access JWTs are not accepted by this service (no JWT key configured).');
-        const claims = await options.jwt.verify(secret, now);
+        const claims = await options.jwt.verify(secret, deps.clock.now());
         if (!claims) throw new AppError('unauthenticated', 'The access JWT is not valid.');
-        const user = await getUser(deps.store, claims.sub);
+        const user = await (c.get('reads') ?? directReads).remember(`user\0${claims.sub}`, () => getUser(deps.store, claims.sub));
         if (!user) throw new AppError('unauthenticated', 'The access JWT names an unknown user.');
         return { user, scopes: new Set(claims.scopes), credential: { kind: 'jwt', id: claims.jti } };
       }
 
-      const token = await findTokenByHash(deps.store, sha256Hex(secret));
+      // Looked up again whenever the store has changed, so a revocation holds at once. Kept
+      // under the secret itself, which the request carries anyway: a request served from the
+      // cache needs no hashing.
+      const reads = c.get('reads') ?? directReads;
+      const token = await reads.remember(`token\0${secret}`, () => findTokenByHash(deps.store, sha256Hex(secret)));
       if (!token) throw new AppError('unauthenticated', 'The bearer token is not known.');
       if (token.revokedAt !== null) throw new AppError('unauthenticated', 'The bearer token has been revoked.');
-      if (token.expiresAt !== null && token.expiresAt <= now) throw new AppError('unauthenticated', 'The bearer token has expired.');
-      const user = await getUser(deps.store, token.userId);
+      if (token.expiresAt !== null && token.expiresAt <= deps.clock.now()) throw new AppError('unauthenticated', 'The bearer token has expired.');
+      const user = await reads.remember(`user\0${token.userId}`, () => getUser(deps.store, token.userId));
       if (!user) throw new AppError('unauthenticated', 'The bearer token belongs to an unknown user.');
       return { user, scopes: new Set(token.scopes), credential: { kind: 'token', id: token.id } };
     },

@@ -7,6 +7,7 @@ import type { Ids } from '../runtime/ids.js';
 import type { UserValue } from '../schemas/people.js';
 import type { Store } from '../store/db.js';
 import type { Grader } from './grader.js';
+import type { ReadCache, Reads } from './read-cache.js';
 
 /** Who is calling, and with which credential. Local mode is a caller with scope `*`. */
 export interface Caller {
@@ -68,6 +69,8 @@ export interface AppDeps {
   reset?: (() => void) | null;
   /** serve's fixture tools (journal, faults, clock control, --delay); none in local mode. */
   fixture?: FixtureTools | null;
+  /** serve: reads kept for requests that find the store unchanged (read-cache.ts); none in local mode. */
+  readCache?: ReadCache | null;
 }
 
 /** What `serve` gives a CI fixture (docs/fixtures.md). */
@@ -90,5 +93,5 @@ export interface Granted {
   role?: 'instructor' | 'reviewer' | 'student' | 'admin';
 }
 
-export type AppEnv = { Variables: { granted: Granted; deps: AppDeps } };
+export type AppEnv = { Variables: { granted: Granted; deps: AppDeps; reads: Reads } };
 export type AppContext = Context<AppEnv>;

@@ -7,6 +7,7 @@ import type { AppContext, AppDeps, AppEnv, Caller, Granted } from './context.js'
 import { wellFormedJsonText } from './json-text.js';
 import { LINK_HEADER, nextLink, PageQuery, pageOf } from './pagination.js';
 import { type OperationId, POLICIES, type Policy } from './policies.js';
+import { readsAt } from './read-cache.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -89,10 +90,39 @@ async function authenticate(c: AppContext, deps: AppDeps): Promise<Caller> {
   }
 }
 
-/** Authenticate, rate-limit and authorize before validation, from the operation's policy row. */
-function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
+/**
+ * Who a credential makes the caller, as a cache key: its id, its user and its scopes (a
+ * JWT's scopes are its own, not a stored row's).
+ */
+function callerKey(caller: Caller): string {
+  return `${caller.credential.kind}:${caller.credential.id}\0${caller.user.id}\0${[...caller.scopes].join(' ')}`;
+}
+
+/** The read cache's key for a GET's answer: the request as the handler sees it. */
+function answerKey(c: AppContext, caller: Caller): string {
+  return `answer\0${c.req.method}\0${c.req.url}\0${callerKey(caller)}`;
+}
+
+/** An answer as c.json would send it: the same text under the same Content-Type, and a page's Link. */
+function send(c: AppContext, made: { text: string; link: string | null }, status: 200 | 201): Response {
+  if (made.link !== null) c.header('Link', made.link);
+  return c.body(made.text, status, { 'Content-Type': 'application/json' });
+}
+
+/**
+ * Authenticate, rate-limit and authorize before validation, from the operation's policy row.
+ * For a GET, a kept answer to the same request at the same store revision is sent from here:
+ * the request's validation depends on its URL alone, which the answer's key holds, and it
+ * passed when the answer was made.
+ */
+function accessMiddleware(policy: Policy, keptStatus: 200 | 201 | null): MiddlewareHandler<AppEnv> {
+  const policyKey = `${policy.rule}\0${policy.scope}\0${policy.via ?? ''}`;
   return async (c, next) => {
     const deps = c.get('deps');
+    // The store's revision is taken here, once: every read of this request kept or served
+    // by serve's read cache is of that revision (read-cache.ts).
+    const reads = readsAt(deps.store, deps.readCache);
+    c.set('reads', reads);
     if (policy.rule === 'public') {
       c.set('granted', { caller: ANONYMOUS });
       return next();
@@ -113,7 +143,17 @@ function accessMiddleware(policy: Policy): MiddlewareHandler<AppEnv> {
       // Checked after validation, in the handler wrapper, once the body is known to be sound.
       c.set('granted', { caller });
     } else {
-      c.set('granted', await authorize(deps.store, caller, policy, via ? c.req.param(via) : undefined));
+      const id = via ? c.req.param(via) : undefined;
+      // A decision depends on the store, the caller and the id alone; refusals are not kept.
+      const decision = await reads.remember(`grant\0${policyKey}\0${id ?? ''}\0${callerKey(caller)}`, async () => {
+        const { caller: _, ...rest } = await authorize(deps.store, caller, policy, id);
+        return rest;
+      });
+      c.set('granted', { caller, ...decision });
+    }
+    if (keptStatus !== null) {
+      const kept = reads.kept(answerKey(c, caller));
+      if (kept) return send(c, kept.value as Answer, keptStatus);
     }
     return next();
   };
@@ -138,7 +178,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     summary: spec.summary,
     tags: [spec.tag],
     security: policy.rule === 'public' ? [] : [{ bearerAuth: [] }],
-    middleware: spec.body ? [accessMiddleware(policy), wellFormedJsonText] : [accessMiddleware(policy)],
+    middleware: spec.body ? [accessMiddleware(policy, null), wellFormedJsonText] : [accessMiddleware(policy, spec.method === 'get' ? status : null)],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(query ? { query } : {}),
@@ -152,8 +192,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     'x-coursebook-access': { scope: policy.scope, rule: policy.rule, ...(policy.via ? { via: policy.via } : {}) },
   });
 
-  app.openapi(route, async (c: AppContext) => {
-    const deps = c.get('deps');
+  const answer = async (c: AppContext, deps: AppDeps): Promise<Response | { text: string; link: string | null }> => {
     // The route's own schemas validated these before this runs (zod-openapi's validators);
     // the registration is generic over operations, so their inferred types are restated here.
     const req = c.req as unknown as { valid(target: 'param' | 'query'): Record<string, unknown>; valid(target: 'json'): unknown };
@@ -178,12 +217,54 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
       const { limit, cursor } = req.valid('query') as { limit?: number; cursor?: string };
       if (limit !== undefined || cursor !== undefined) {
         const page = pageOf(result as unknown[], { limit, cursor });
-        if (page.next !== null) c.header('Link', nextLink(c.req.url, page.next));
-        return c.json(page.rows, status);
+        return { text: JSON.stringify(page.rows), link: page.next !== null ? nextLink(c.req.url, page.next) : null };
       }
     }
-    return c.json(result as object, status);
+    return { text: JSON.stringify(result), link: null };
+  };
+
+  app.openapi(route, async (c: AppContext) => {
+    const deps = c.get('deps');
+    const made =
+      spec.method === 'get'
+        ? // serve keeps a GET's answer for the next same request at the same store revision
+          // (read-cache.ts), when it was made from the store alone.
+          await c.get('reads').remember(
+            answerKey(c, c.get('granted').caller),
+            async (): Promise<Response | Answer> => {
+              const watched = watchedDeps(deps);
+              const made = await answer(c, watched.deps);
+              return made instanceof Response ? made : { ...made, storeOnly: watched.storeOnly() };
+            },
+            { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.text.length) },
+          )
+        : await answer(c, deps);
+    return made instanceof Response ? made : send(c, made, status);
   });
+}
+
+/** An operation's answer as sent: its JSON text, the Link of a page, and what it was made from. */
+interface Answer {
+  text: string;
+  link: string | null;
+  /** Made from the store alone: no clock, ids, fixture state or options were read. */
+  storeOnly: boolean;
+}
+
+/**
+ * deps as a handler sees them, noting whether it read anything but the store and the grader
+ * (which computes from what it is given): an answer made from the clock, ids, fixture state
+ * or options is not the same answer at the same store revision, and is never kept.
+ */
+function watchedDeps(deps: AppDeps): { deps: AppDeps; storeOnly(): boolean } {
+  let storeOnly = true;
+  const watched = new Proxy(deps, {
+    get(target, property, receiver) {
+      if (property !== 'store' && property !== 'grader') storeOnly = false;
+      return Reflect.get(target, property, receiver);
+    },
+  });
+  return { deps: watched, storeOnly: () => storeOnly };
 }
 
 /**

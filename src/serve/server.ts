@@ -6,6 +6,7 @@ import { bearerAuthenticator, type JwtVerifier } from '../api/auth.js';
 import type { AppDeps, FixtureTools } from '../api/context.js';
 import type { Grader } from '../api/grader.js';
 import { parseRateLimit, tokenBucketLimiter } from '../api/rate-limit.js';
+import { ReadCache } from '../api/read-cache.js';
 import { lazyApp } from '../api/route-table.js';
 import { faultRules } from '../domain/fixture/faults.js';
 import { requestJournal } from '../domain/fixture/journal.js';
@@ -277,6 +278,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     },
     fixture,
     grader: o.grader ?? null,
+    readCache: new ReadCache(),
     // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
     // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
     // The seed is restored exactly, except that a revocation is never undone.

@@ -58,6 +58,14 @@ export interface Store {
    * opens again), for `serve --memory`'s seed cache. Undefined on PostgreSQL.
    */
   readonly snapshot?: () => Uint8Array;
+  /**
+   * A mark that is different whenever what a read answers may have changed since the mark
+   * was last taken: any write of this process (a rolled-back one too) or, on SQLite, any
+   * commit by another connection to the same file. Null where no such mark is cheap
+   * (PostgreSQL, whose other instances write unseen) and inside a transaction (whose reads
+   * see writes not yet committed). What serve's read cache (api/read-cache.ts) keys on.
+   */
+  revision(): string | null;
   close(): Promise<void>;
 }
 
@@ -182,6 +190,8 @@ export interface DialectParts {
   /** The statement with `?` placeholders rewritten for this dialect. */
   placeholders(sql: string): string;
   snapshot?: () => Uint8Array;
+  /** Store.revision outside transactions; absent where the dialect has none. */
+  revision?: () => string;
   close(): Promise<void>;
 }
 
@@ -210,6 +220,7 @@ export function storeOver(parts: DialectParts): Store {
     dialect: parts.dialect,
     path: parts.path,
     ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
+    revision: () => (parts.revision && !current.getStore() ? parts.revision() : null),
     async get<R>(sql: string, ...params: unknown[]) {
       return (await query(sql, params)).rows[0] as R | undefined;
     },

@@ -10,11 +10,29 @@ import type { DialectParts, Row, StatementResult, StoreConnection } from './db.j
 
 type Statement = Database.Statement<unknown[], unknown>;
 
+/** A prepared statement, and whether running it may change what later reads see. */
+interface Prepared {
+  statement: Statement;
+  changes: boolean;
+}
+
+/**
+ * Statements that end a transaction or undo part of one. SQLite counts them read-only (they
+ * write no row themselves), but a commit publishes the transaction's writes and a rollback
+ * takes back what reads inside it saw.
+ */
+const ENDS_OR_UNDOES = /^\s*(COMMIT|END|ROLLBACK|RELEASE)\b/i;
+
 const MAX_CACHED_STATEMENTS = 2000;
 
 /** The connection parts of the SQLite dialect (db.ts adds the rest), and a way to drop the statement cache. */
-export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach'> & { clear(): void } {
+export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revision'> & { clear(): void } {
   const connection = new CachedSqliteConnection(db);
+  // A file may be changed by other connections (other processes, other stores on the same
+  // file): their commits bump data_version, a statement that costs a read transaction and
+  // its file locks. An in-memory database is this connection's alone, so its own count of
+  // changes is the whole revision.
+  const dataVersion = db.memory ? null : db.prepare('PRAGMA data_version').pluck();
   const queue = new ConnectionQueue();
   return {
     hold: async (fn) => {
@@ -46,6 +64,7 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
         queue.release();
       }
     },
+    revision: dataVersion ? () => `${connection.changeCount}:${dataVersion.get() as number}` : () => String(connection.changeCount),
     clear: () => connection.clear(),
   };
 }
@@ -82,20 +101,28 @@ class ConnectionQueue {
 }
 
 class CachedSqliteConnection implements StoreConnection {
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new Map<string, Prepared>();
+  /**
+   * How many statements that may change data this connection has run: with data_version,
+   * the store's revision. Counted before each runs, so a read that overlaps one never
+   * carries the revision from before it.
+   */
+  changeCount = 0;
 
   constructor(readonly db: Database.Database) {}
 
   #prepare(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
+    let prepared = this.#statements.get(sql);
+    if (!prepared) {
       // Statements built with a variable number of placeholders (IN lists) would grow the
       // cache without end: start again past a generous bound.
       if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
-      statement = this.db.prepare(sql);
-      this.#statements.set(sql, statement);
+      const statement = this.db.prepare(sql);
+      prepared = { statement, changes: !statement.readonly || ENDS_OR_UNDOES.test(sql) };
+      this.#statements.set(sql, prepared);
     }
-    return statement;
+    if (prepared.changes) this.changeCount++;
+    return prepared.statement;
   }
 
   /** Synchronous under the promise: a statement runs whole before anything else can. */

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/context.js';
+import { ReadCache } from '../../src/api/read-cache.js';
 import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
@@ -69,10 +70,15 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function makeService(extra?: Partial<DatasetInput>, options: Partial<AppDeps['options']> = {}): Promise<TestService> {
+export async function makeService(
+  extra?: Partial<DatasetInput>,
+  options: Partial<AppDeps['options']> = {},
+  { readCache = true }: { readCache?: boolean } = {},
+): Promise<TestService> {
   const store = await openTestStore();
   const clock = testClock();
-  const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), options };
+  // serve's read cache, so every API test also holds it to answering as the store does.
+  const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), options, readCache: readCache ? new ReadCache() : null };
   const dataset = { ...BASE_DATASET, ...(extra ?? {}) } as DatasetInput;
   if (extra?.users) dataset.users = [...(BASE_DATASET.users ?? []), ...extra.users];
   if (extra?.enrollments) dataset.enrollments = [...(BASE_DATASET.enrollments ?? []), ...extra.enrollments];

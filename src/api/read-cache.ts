@@ -1,0 +1,106 @@
+/**
+ * serve's read cache (the Performance issue, #19): what a request read from the store, kept
+ * for the next requests that find the store unchanged. A request takes the store's revision
+ * once, when it arrives (Store.revision: it moves with every write of this process, a
+ * rolled-back one too, and on SQLite with every commit of any other connection to the
+ * file). It is served only what was read at that same revision, and what it reads is kept
+ * only when the revision is still the one it started from once the reading is done, so a
+ * value read across a write is never kept. Entries of an older revision are dropped whole.
+ *
+ * What is kept: a credential's token and user rows, an access decision, and the JSON text
+ * of a GET operation's answer (define.ts). Where the store has no cheap revision
+ * (PostgreSQL) or outside serve (a CLI call is one request), nothing is kept and every read
+ * goes to the store, as before.
+ */
+import type { Store } from '../store/db.js';
+
+export interface ReadCacheLimits {
+  /** The most values kept at once. */
+  entries: number;
+  /** The most characters of answer text kept at once. */
+  chars: number;
+}
+
+export const DEFAULT_READ_CACHE_LIMITS: ReadCacheLimits = { entries: 10_000, chars: 32 * 1024 * 1024 };
+
+/** Values of one store revision: what a request may be served instead of reading. */
+export class ReadCache {
+  #revision: string | null = null;
+  #values = new Map<string, unknown>();
+  #chars = 0;
+  #hits = 0;
+  #misses = 0;
+
+  constructor(readonly limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS) {}
+
+  /** The value kept under key at this revision, wrapped (a kept value may be null), or undefined. */
+  get(revision: string, key: string): { value: unknown } | undefined {
+    if (revision === this.#revision && this.#values.has(key)) {
+      this.#hits++;
+      return { value: this.#values.get(key) };
+    }
+    this.#misses++;
+    return undefined;
+  }
+
+  /** Keep value under key for requests that find the store at this revision. */
+  set(revision: string, key: string, value: unknown, chars = 0): void {
+    if (revision !== this.#revision) this.#clear(revision);
+    if (chars > this.limits.chars / 4) return;
+    // Full: start again rather than track use; a revision change empties it anyway.
+    if (this.#values.size >= this.limits.entries || this.#chars + chars > this.limits.chars) this.#clear(revision);
+    this.#values.set(key, value);
+    this.#chars += chars;
+  }
+
+  /** How it has done, for tests and the benchmark. */
+  stats(): { hits: number; misses: number; entries: number; chars: number } {
+    return { hits: this.#hits, misses: this.#misses, entries: this.#values.size, chars: this.#chars };
+  }
+
+  #clear(revision: string): void {
+    this.#revision = revision;
+    this.#values.clear();
+    this.#chars = 0;
+  }
+}
+
+/** One request's reads: at most one store revision, taken when the request arrived. */
+export interface Reads {
+  /** What an earlier request at this revision kept under key (wrapped: it may be null), or undefined. */
+  kept(key: string): { value: unknown } | undefined;
+  /**
+   * What load answers, or what it answered for an earlier request at the same revision.
+   * A remembered value is shared by the requests served it: it is frozen, and never changed.
+   */
+  remember<T>(key: string, load: () => Promise<T>, options?: RememberOptions<T>): Promise<T>;
+}
+
+export interface RememberOptions<T> {
+  /** Whether this value may be kept (default: always). */
+  keep?: (value: T) => boolean;
+  /** How many characters of text it holds, against the cache's limit (default 0). */
+  chars?: (value: T) => number;
+}
+
+/** Every read goes to the store. */
+export const directReads: Reads = { kept: () => undefined, remember: (_key, load) => load() };
+
+/** The reads of a request that arrives now: through the cache when there is one and the store has a revision. */
+export function readsAt(store: Store, cache: ReadCache | null | undefined): Reads {
+  const revision = cache ? store.revision() : null;
+  if (!cache || revision === null) return directReads;
+  return {
+    kept: (key) => cache.get(revision, key),
+    async remember<T>(key: string, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {
+      const kept = cache.get(revision, key);
+      if (kept) return kept.value as T;
+      const value = await load();
+      if (store.revision() === revision && (options.keep?.(value) ?? true)) {
+        if (value !== null && typeof value === 'object') Object.freeze(value);
+        cache.set(revision, key, value, options.chars?.(value) ?? 0);
+      }
+      return value;
+    },
+  };
+}

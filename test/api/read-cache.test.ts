@@ -1,0 +1,227 @@
+// serve's read cache (src/api/read-cache.ts): a request is served what an earlier one read at
+// the same store revision, and nothing else. Every other API test runs with it on too
+// (test/helpers/app.ts); these hold it to the cases where a stale answer would show.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { bearerAuthenticator } from '../../src/api/auth.js';
+import type { AppDeps } from '../../src/api/context.js';
+import { ReadCache } from '../../src/api/read-cache.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
+import { sequentialIds } from '../../src/runtime/ids.js';
+import { importDataset } from '../../src/store/dataset.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { BASE_DATASET, makeService, T0, type TestService, testClock } from '../helpers/app.js';
+
+const onSqlite = process.env.COURSEBOOK_TEST_STORE !== 'postgres';
+const services: TestService[] = [];
+const stores: Store[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.close();
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const service = async (readCache = true) => {
+  const svc = await makeService(undefined, {}, { readCache });
+  services.push(svc);
+  return svc;
+};
+const hits = (svc: TestService) => svc.deps.readCache!.stats().hits;
+
+async function addAssignment(svc: TestService, title: string) {
+  const res = await svc.call('POST', '/modules/m1/assignments', { title, points: 10 }, 'inst');
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+
+describe('the read cache', () => {
+  it('answers a repeated GET from what the first read, byte for byte, on SQLite; on PostgreSQL it keeps nothing', async () => {
+    const svc = await service();
+    await addAssignment(svc, 'Essay');
+    const get = () => svc.app.request('http://test/api/v1/courses/c1/assignments', { headers: { authorization: 'Bearer tok-inst' } });
+    const first = await get();
+    const before = hits(svc);
+    const second = await get();
+    expect(second.status).toBe(200);
+    expect(await second.text()).toBe(await first.text());
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    // Each answer still has its own request id.
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    if (onSqlite) expect(hits(svc)).toBeGreaterThan(before);
+    else {
+      expect(svc.store.revision()).toBeNull();
+      expect(hits(svc)).toBe(0);
+    }
+  });
+
+  it('a write through the service is seen by the next read', async () => {
+    const svc = await service();
+    const a = await addAssignment(svc, 'Essay');
+    expect((await svc.call('GET', '/courses/c1/assignments', undefined, 'inst')).body.map((x: { title: string }) => x.title)).toEqual(['Essay']);
+    await svc.call('GET', '/courses/c1/assignments', undefined, 'inst');
+    expect((await svc.call('PATCH', `/assignments/${a.id}`, { title: 'Essay, revised' }, 'inst')).status).toBe(200);
+    expect((await svc.call('GET', '/courses/c1/assignments', undefined, 'inst')).body.map((x: { title: string }) => x.title)).toEqual(['Essay, revised']);
+  });
+
+  it('a revoked token is refused on its next request, though its lookup was kept', async () => {
+    const svc = await service();
+    const made = (await svc.call('POST', '/tokens', { name: 'ci', scopes: ['*'] }, 'inst')).body as { id: string; token: string };
+    const asToken = () => svc.app.request('http://test/api/v1/courses/c1', { headers: { authorization: `Bearer ${made.token}` } });
+    expect((await asToken()).status).toBe(200);
+    expect((await asToken()).status).toBe(200);
+    expect((await svc.call('DELETE', `/tokens/${made.id}`, undefined, 'inst')).status).toBe(200);
+    const refused = await asToken();
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error.code).toBe('unauthenticated');
+  });
+
+  it('a token expires on time: the expiry is checked against the clock on every request', async () => {
+    const svc = await service();
+    const made = (await svc.call('POST', '/tokens', { name: 'short', scopes: ['*'], expiresAt: '2026-11-22T09:00:00Z' }, 'inst')).body as { token: string };
+    const asToken = () => svc.app.request('http://test/api/v1/courses/c1', { headers: { authorization: `Bearer ${made.token}` } });
+    expect((await asToken()).status).toBe(200);
+    expect((await asToken()).status).toBe(200);
+    svc.clock.set('2026-11-22T09:00:00Z');
+    expect((await asToken()).status).toBe(401);
+  });
+
+  it('an access decision is made again once an enrollment is removed', async () => {
+    const svc = await service();
+    expect((await svc.call('GET', '/courses/c1', undefined, 'stu1')).status).toBe(200);
+    expect((await svc.call('GET', '/courses/c1', undefined, 'stu1')).status).toBe(200);
+    expect((await svc.call('DELETE', '/courses/c1/enrollments/stu1', undefined, 'inst')).status).toBe(200);
+    expect((await svc.call('GET', '/courses/c1', undefined, 'stu1')).status).toBe(404);
+  });
+
+  it('an answer made with the clock is never kept', async () => {
+    const svc = await service();
+    const first = await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1');
+    expect(first.status).toBe(200);
+    expect(first.body.computedAt).toBe(T0);
+    svc.clock.set('2026-11-23T10:00:00Z');
+    expect((await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1')).body.computedAt).toBe('2026-11-23T10:00:00.000Z');
+  });
+
+  it('a page answered from the cache carries its Link header', async () => {
+    const svc = await service();
+    await addAssignment(svc, 'One');
+    await addAssignment(svc, 'Two');
+    const first = await svc.call('GET', '/courses/c1/assignments?limit=1', undefined, 'inst');
+    const before = hits(svc);
+    const second = await svc.call('GET', '/courses/c1/assignments?limit=1', undefined, 'inst');
+    expect(first.headers.get('link')).toContain('cursor=');
+    expect(second.headers.get('link')).toBe(first.headers.get('link'));
+    expect(second.body).toEqual(first.body);
+    if (onSqlite) expect(hits(svc)).toBeGreaterThan(before);
+  });
+
+  it('each caller is served its own answer: a student never gets what staff were answered', async () => {
+    const svc = await service();
+    const draft = await addAssignment(svc, 'Draft');
+    const staff = await svc.call('GET', '/courses/c1/assignments', undefined, 'inst');
+    expect(staff.body.map((x: { id: string }) => x.id)).toEqual([draft.id]);
+    const student = await svc.call('GET', '/courses/c1/assignments', undefined, 'stu1');
+    expect(student.status).toBe(200);
+    expect(student.body).toEqual([]);
+    expect((await svc.call('GET', '/courses/c1/assignments', undefined, 'out')).status).toBe(404);
+  });
+
+  it.skipIf(!onSqlite)('a commit by another connection to the same file is seen by the next read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-read-cache-'));
+    dirs.push(dir);
+    const path = join(dir, 'shared.db');
+    const store = await openStore(path);
+    stores.push(store);
+    const clock = testClock();
+    await importDataset(store, clock, BASE_DATASET, { replace: false });
+    const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), readCache: new ReadCache() };
+    const app = createApp(deps, ROUTE_MODULES);
+    const title = async () => (await (await app.request('http://test/api/v1/courses/c1', { headers: { authorization: 'Bearer tok-inst' } })).json()).title;
+    expect(await title()).toBe('Course One');
+    expect(await title()).toBe('Course One');
+    expect(deps.readCache!.stats().hits).toBeGreaterThan(0);
+    // Another program (a CLI call, say) writes the same file.
+    const other = await openStore(path);
+    stores.push(other);
+    await other.run("UPDATE courses SET title = 'Renamed elsewhere' WHERE id = 'c1'");
+    expect(await title()).toBe('Renamed elsewhere');
+  });
+
+  it('any sequence of requests is answered as a service without the cache answers it', async () => {
+    type Step = { method: string; path: string; body?: unknown; as: string };
+    const reads: Step[] = [
+      { method: 'GET', path: '/courses/c1/assignments', as: 'inst' },
+      { method: 'GET', path: '/courses/c1/assignments', as: 'stu1' },
+      { method: 'GET', path: '/courses/c1/assignments?limit=1', as: 'inst' },
+      { method: 'GET', path: '/courses/c1', as: 'stu2' },
+      { method: 'GET', path: '/courses/c1/enrollments', as: 'inst' },
+      { method: 'GET', path: '/courses/c1/gradebook/me', as: 'stu1' },
+      { method: 'GET', path: '/modules/m1/assignments', as: 'rev' },
+      { method: 'GET', path: '/me', as: 'stu2' },
+    ];
+    const writes = fc.oneof(
+      fc
+        .string({ minLength: 1, maxLength: 12 })
+        .map((title): Step => ({ method: 'POST', path: '/modules/m1/assignments', body: { title, points: 5 }, as: 'inst' })),
+      fc.string({ minLength: 1, maxLength: 12 }).map((title): Step => ({ method: 'PATCH', path: '/courses/c1', body: { title }, as: 'inst' })),
+      fc.constantFrom<Step>(
+        { method: 'DELETE', path: '/courses/c1/enrollments/stu2', as: 'inst' },
+        { method: 'POST', path: '/courses/c1/enrollments', body: { userId: 'stu2', role: 'student' }, as: 'inst' },
+        { method: 'POST', path: '/courses/c1/enrollments', body: { userId: 'stu2', role: 'reviewer' }, as: 'inst' },
+        { method: 'POST', path: '/assignments/asg_0001/publish', as: 'inst' },
+        { method: 'PATCH', path: '/users/stu2', body: { name: 'Tess Renamed' }, as: 'admin' },
+      ),
+    );
+    const step = fc.oneof({ arbitrary: fc.constantFrom(...reads), weight: 3 }, { arbitrary: writes, weight: 1 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        const cached = await makeService(undefined, {}, { readCache: true });
+        const direct = await makeService(undefined, {}, { readCache: false });
+        try {
+          for (const s of steps) {
+            const [a, b] = [await cached.call(s.method, s.path, s.body, s.as), await direct.call(s.method, s.path, s.body, s.as)];
+            expect({ status: a.status, body: a.body, link: a.headers.get('link') }).toEqual({ status: b.status, body: b.body, link: b.headers.get('link') });
+          }
+        } finally {
+          await cached.close();
+          await direct.close();
+        }
+      }),
+      { numRuns: onSqlite ? 40 : 8 },
+    );
+  });
+});
+
+describe('ReadCache limits', () => {
+  it('holds one revision at a time, a bounded number of values and characters, and no single large text', () => {
+    const cache = new ReadCache({ entries: 3, chars: 100 });
+    cache.set('r1', 'a', 1);
+    cache.set('r1', 'b', null);
+    expect(cache.get('r1', 'a')).toEqual({ value: 1 });
+    expect(cache.get('r1', 'b')).toEqual({ value: null });
+    expect(cache.get('r2', 'a')).toBeUndefined();
+    // A value of a new revision drops the old ones.
+    cache.set('r2', 'c', 3);
+    expect(cache.get('r1', 'a')).toBeUndefined();
+    expect(cache.stats().entries).toBe(1);
+    // Full: it starts again.
+    cache.set('r2', 'd', 4);
+    cache.set('r2', 'e', 5);
+    cache.set('r2', 'f', 6);
+    expect(cache.stats().entries).toBe(1);
+    expect(cache.get('r2', 'f')).toEqual({ value: 6 });
+    // Over a quarter of the characters is never kept; texts count against the limit.
+    cache.set('r2', 'big', 'x', 26);
+    expect(cache.get('r2', 'big')).toBeUndefined();
+    cache.set('r2', 't1', 't', 25);
+    cache.set('r2', 't2', 't', 25);
+    expect(cache.stats().chars).toBe(50);
+    cache.set('r2', 't3', 't', 25);
+    cache.set('r2', 't4', 't', 25);
+    expect(cache.stats().chars).toBeLessThanOrEqual(100);
+  });
+});

@@ -1,0 +1,97 @@
+// Store.revision: the mark serve's read cache keys on. It must move with every change a later
+// read could see (this process's writes, a rolled-back one included, and other connections'
+// commits to the same file) and with nothing else, and be null where it cannot be trusted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqlite, openStore, type Store } from '../../src/store/db.js';
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tempDb = () => {
+  const d = mkdtempSync(join(tmpdir(), 'cb-revision-'));
+  dirs.push(d);
+  return join(d, 'x.db');
+};
+const open = async (path: string) => {
+  const store = await openStore(path);
+  stores.push(store);
+  return store;
+};
+const addUser = (store: Store, id: string) => store.run("INSERT INTO users (id, name, admin) VALUES (?, 'Someone', 0)", id);
+
+describe('Store.revision (SQLite)', () => {
+  it('stays put across reads and moves with each write of this connection', async () => {
+    const store = await open(tempDb());
+    const r0 = store.revision();
+    expect(r0).not.toBeNull();
+    await store.all('SELECT * FROM users');
+    await store.get('SELECT count(*) AS n FROM courses');
+    expect(store.revision()).toBe(r0);
+    await addUser(store, 'u1');
+    const r1 = store.revision();
+    expect(r1).not.toBe(r0);
+    // An UPDATE that matches no row still counts: the mark is conservative, never late.
+    await store.run("UPDATE users SET name = 'x' WHERE id = 'nobody'");
+    expect(store.revision()).not.toBe(r1);
+  });
+
+  it('moves when a transaction commits and when one rolls back, and is null inside one', async () => {
+    const store = await open(tempDb());
+    const before = store.revision();
+    let inside: string | null | undefined;
+    await store.tx(async () => {
+      await addUser(store, 'u1');
+      inside = store.revision();
+    });
+    expect(inside).toBeNull();
+    const committed = store.revision();
+    expect(committed).not.toBe(before);
+    await expect(
+      store.tx(async () => {
+        await addUser(store, 'u2');
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(store.revision()).not.toBe(committed);
+    const rehearsed = store.revision();
+    await store.rehearse(() => addUser(store, 'u3'));
+    expect(store.revision()).not.toBe(rehearsed);
+  });
+
+  it("moves when another connection commits to the same file, another store's or another program's", async () => {
+    const path = tempDb();
+    const store = await open(path);
+    const other = await open(path);
+    const r0 = store.revision();
+    await addUser(other, 'u1');
+    const r1 = store.revision();
+    expect(r1).not.toBe(r0);
+    const raw = new Database(path);
+    raw.prepare("INSERT INTO users (id, name, admin) VALUES ('u2', 'Raw', 0)").run();
+    raw.close();
+    expect(store.revision()).not.toBe(r1);
+    // The writer's own revision moved with its own write too.
+    expect(other.revision()).not.toBeNull();
+  });
+
+  it('an in-memory store and an opened image count their own changes (nothing else can reach them)', async () => {
+    const store = await open(':memory:');
+    const r0 = store.revision();
+    await addUser(store, 'u1');
+    expect(store.revision()).not.toBe(r0);
+    const image = openSqlite(':memory:', store.snapshot!());
+    stores.push(image);
+    const i0 = image.revision();
+    await image.all('SELECT * FROM users');
+    expect(image.revision()).toBe(i0);
+    await addUser(image, 'u2');
+    expect(image.revision()).not.toBe(i0);
+  });
+});
