@@ -3,9 +3,10 @@
  * for the next requests that find the store unchanged. A request takes the store's revision
  * once, when it arrives (Store.revision: it moves with every write of this process, a
  * rolled-back one too, and on SQLite with every commit of any other connection to the
- * file). It is served only what was read at that same revision, and what it reads is kept
- * only when the revision is still the one it started from once the reading is done, so a
- * value read across a write is never kept. Entries of an older revision are dropped whole.
+ * file). It is served only what was read at that same revision. What it reads is kept under
+ * that revision only when this process wrote nothing while it read; what another
+ * connection committed meanwhile moves the revision every later request takes, so a value
+ * read across any write is never served. Entries of an older revision are dropped whole.
  *
  * What is kept: a credential's token and user rows, an access decision, and the JSON text
  * of a GET operation's answer (define.ts). Where the store has no cheap revision
@@ -88,6 +89,7 @@ export const directReads: Reads = { kept: () => undefined, remember: (_key, load
 
 /** The reads of a request that arrives now: through the cache when there is one and the store has a revision. */
 export function readsAt(store: Store, cache: ReadCache | null | undefined): Reads {
+  const ownChanges = store.ownChanges();
   const revision = cache ? store.revision() : null;
   if (!cache || revision === null) return directReads;
   return {
@@ -96,7 +98,10 @@ export function readsAt(store: Store, cache: ReadCache | null | undefined): Read
       const kept = cache.get(revision, key);
       if (kept) return kept.value as T;
       const value = await load();
-      if (store.revision() === revision && (options.keep?.(value) ?? true)) {
+      // Kept only if this process wrote nothing meanwhile. Another connection's commit
+      // during the load needs no check: every later request's revision shows it, so a value
+      // read across it is never served.
+      if (store.ownChanges() === ownChanges && (options.keep?.(value) ?? true)) {
         if (value !== null && typeof value === 'object') Object.freeze(value);
         cache.set(revision, key, value, options.chars?.(value) ?? 0);
       }

@@ -66,6 +66,12 @@ export interface Store {
    * see writes not yet committed). What serve's read cache (api/read-cache.ts) keys on.
    */
   revision(): string | null;
+  /**
+   * How many statements that may change data this process has run on the store. Whether
+   * it moved since a revision was taken says, for free, whether this process wrote since:
+   * other connections' commits need no such check, since the next revision taken shows them.
+   */
+  ownChanges(): number;
   close(): Promise<void>;
 }
 
@@ -192,6 +198,8 @@ export interface DialectParts {
   snapshot?: () => Uint8Array;
   /** Store.revision outside transactions; absent where the dialect has none. */
   revision?: () => string;
+  /** Store.ownChanges; absent where the dialect has no revision. */
+  ownChanges?: () => number;
   close(): Promise<void>;
 }
 
@@ -221,6 +229,7 @@ export function storeOver(parts: DialectParts): Store {
     path: parts.path,
     ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
     revision: () => (parts.revision && !current.getStore() ? parts.revision() : null),
+    ownChanges: parts.ownChanges ?? (() => 0),
     async get<R>(sql: string, ...params: unknown[]) {
       return (await query(sql, params)).rows[0] as R | undefined;
     },

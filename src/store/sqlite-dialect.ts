@@ -26,7 +26,7 @@ const ENDS_OR_UNDOES = /^\s*(COMMIT|END|ROLLBACK|RELEASE)\b/i;
 const MAX_CACHED_STATEMENTS = 2000;
 
 /** The connection parts of the SQLite dialect (db.ts adds the rest), and a way to drop the statement cache. */
-export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revision'> & { clear(): void } {
+export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revision' | 'ownChanges'> & { clear(): void } {
   const connection = new CachedSqliteConnection(db);
   // A file may be changed by other connections (other processes, other stores on the same
   // file): their commits bump data_version, a statement that costs a read transaction and
@@ -65,6 +65,7 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
       }
     },
     revision: dataVersion ? () => `${connection.changeCount}:${dataVersion.get() as number}` : () => String(connection.changeCount),
+    ownChanges: () => connection.changeCount,
     clear: () => connection.clear(),
   };
 }

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { bearerAuthenticator } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/context.js';
-import { ReadCache } from '../../src/api/read-cache.js';
+import { ReadCache, readsAt } from '../../src/api/read-cache.js';
 import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
 import { importDataset } from '../../src/store/dataset.js';
@@ -193,6 +193,53 @@ describe('the read cache', () => {
       }),
       { numRuns: onSqlite ? 40 : 8 },
     );
+  });
+});
+
+describe.skipIf(!onSqlite)('readsAt: a value read across a write is never served', () => {
+  const title = (store: Store) => store.get<{ title: string }>("SELECT title FROM courses WHERE id = 'c1'");
+  const fileStores = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-reads-'));
+    dirs.push(dir);
+    const path = join(dir, 'x.db');
+    const store = await openStore(path);
+    const other = await openStore(path);
+    stores.push(store, other);
+    await importDataset(store, testClock(), BASE_DATASET, { replace: false });
+    return { store, other };
+  };
+
+  it('this process writing while the value is read: not kept', async () => {
+    const { store } = await fileStores();
+    const cache = new ReadCache();
+    const read = await readsAt(store, cache).remember('title', async () => {
+      const before = await title(store);
+      await store.run("UPDATE courses SET title = 'Changed' WHERE id = 'c1'");
+      return before;
+    });
+    expect(read).toEqual({ title: 'Course One' });
+    expect(cache.stats().entries).toBe(0);
+    expect(await readsAt(store, cache).remember('title', () => title(store))).toEqual({ title: 'Changed' });
+  });
+
+  it('another connection committing while the value is read: whatever was kept is never served', async () => {
+    const { store, other } = await fileStores();
+    const cache = new ReadCache();
+    const reads = readsAt(store, cache);
+    await reads.remember('title', async () => {
+      const before = await title(store);
+      await other.run("UPDATE courses SET title = 'Changed elsewhere' WHERE id = 'c1'");
+      return before;
+    });
+    expect(await readsAt(store, cache).remember('title', () => title(store))).toEqual({ title: 'Changed elsewhere' });
+  });
+
+  it('a kept value is frozen: a caller cannot change what the next request is served', async () => {
+    const { store } = await fileStores();
+    const cache = new ReadCache();
+    const kept = await readsAt(store, cache).remember('title', () => title(store));
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(await readsAt(store, cache).remember('title', () => Promise.resolve({ title: 'not read' }))).toBe(kept);
   });
 });
 
