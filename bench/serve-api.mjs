@@ -4,6 +4,7 @@
 // warm-up of each. On a 2-core machine the load generator and the server get a core each.
 //   GET  /courses/crs_data101/assignments (the demo course's 7 assignments, its instructor's
 //        token): req/s as a ratio of the floor's (target >= 0.5x), and p99 (target < 20 ms).
+//   (INFO) the same GET from `serve --memory --seed` (the demo dataset).
 //   PUT  /courses/crs_bench/gradebook/students/{id}/final (a final-grade override, the bench
 //        dataset's instructor): req/s ratio (target >= 0.4x). Each request names the next of
 //        the course's 1,000 students with the version the client last saw acknowledged for
@@ -154,5 +155,30 @@ try {
   });
 } finally {
   await server.stop();
+}
+
+// --- For the record: the same GET from `serve --memory --seed` (a CI fixture's store, which
+// no other connection can reach, so the read cache needs no data_version check) -----------
+try {
+  const memory = await startServer(bin, ['serve', '--memory', '--seed', demoDataset, '--no-seed-cache', '--port', '0', '--log', 'off', '--rate-limit', 'off'], env);
+  try {
+    const getPath = '/api/v1/courses/crs_data101/assignments';
+    const getHeaders = { authorization: 'Bearer demo-instructor-token' };
+    const listed = await fetch(memory.url + getPath, { headers: getHeaders });
+    const listBody = Buffer.from(await listed.arrayBuffer());
+    if (listed.status !== 200) throw new Error(`GET ${getPath} answered ${listed.status}: ${listBody}`);
+    const get = await beside(memory, getPath, 'demo-instructor-token', listBody, { options: () => ({ headers: getHeaders }) });
+    printTarget({
+      name: 'serve --memory GET course assignments',
+      figure: perSecond(get.real.requests.average, 'req'),
+      floor: `bare node:http: ${perSecond(get.floor.requests.average, 'req')}`,
+      ratio: get.real.requests.average / get.floor.requests.average,
+      pass: 'info',
+      note: `p99 ${ms(get.real.latency.p99)}; ${statusMix(get.real).text}`,
+    });
+  } finally {
+    await memory.stop();
+  }
+} finally {
   rmSync(dir, { recursive: true, force: true });
 }
