@@ -34,7 +34,13 @@ export interface OperationSpec<PS extends AnyObject, QS extends AnyObject, BS ex
   body?: BS;
   response: z.ZodType;
   status?: 200 | 201;
-  /** Returns the response body; the wrapper sends it as JSON with `status`. */
+  /**
+   * Returns the response body; the wrapper sends it as JSON with `status`. A GET's answer
+   * is kept by serve's read cache (read-cache.ts) for the same URL and caller at the same
+   * store revision, unless the handler read something from deps other than the store and
+   * the grader: so a GET handler must take anything else it depends on (the clock, ids,
+   * fixture state) from deps, never from the request's headers or the environment.
+   */
   handler: (input: HandlerInput<z.infer<PS>, z.infer<QS>, z.infer<BS>>) => unknown | Promise<unknown>;
 }
 
