@@ -160,7 +160,11 @@ try {
 // --- For the record: the same GET from `serve --memory --seed` (a CI fixture's store, which
 // no other connection can reach, so the read cache needs no data_version check) -----------
 try {
-  const memory = await startServer(bin, ['serve', '--memory', '--seed', demoDataset, '--no-seed-cache', '--port', '0', '--log', 'off', '--rate-limit', 'off'], env);
+  const memory = await startServer(
+    bin,
+    ['serve', '--memory', '--seed', demoDataset, '--no-seed-cache', '--port', '0', '--log', 'off', '--rate-limit', 'off'],
+    env,
+  );
   try {
     const getPath = '/api/v1/courses/crs_data101/assignments';
     const getHeaders = { authorization: 'Bearer demo-instructor-token' };
