@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { add, decimalsOf, mul, sub, toUnits, unitsToNumber } from '../../../src/domain/grading/exact.js';
+import { add, decimalsOf, hasAtMostDecimals, mul, sub, toUnits, unitsToDecimalString, unitsToNumber } from '../../../src/domain/grading/exact.js';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 2^53 - 1 = 9007199254740991
 
@@ -47,5 +48,26 @@ describe('decimal units', () => {
     expect(unitsToNumber(599999999999999976n, 17)).toBe(6);
     expect(unitsToNumber(333333333333333360n, 17)).toBe(3.3333333333333335);
     expect(unitsToNumber(5, 324)).toBe(5e-324);
+  });
+
+  it('a number of units converts to what its decimal text parses to, at every digit count (the looked-up powers of ten)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), fc.integer({ min: 0, max: 30 }), (units, digits) => {
+        expect(unitsToNumber(units, digits)).toBe(Number(unitsToDecimalString(units, digits)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads and counts decimals at every place up to 15 as before the lookup (round trips)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(10 ** 9), max: 10 ** 9 }), fc.integer({ min: 0, max: 6 }), (n, d) => {
+        const x = Number(unitsToDecimalString(n, d));
+        expect(toUnits(x, d)).toBe(n);
+        expect(decimalsOf(x)).toBeLessThanOrEqual(d);
+        expect(hasAtMostDecimals(x, d)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
