@@ -53,15 +53,20 @@ async function beside(server, path, token, body, realOptions, floorOptions = rea
   }
 }
 
+/** The demo course's assignment list under load on `server`, beside the floor answering the same bytes. */
+async function listLoad(server) {
+  const path = '/api/v1/courses/crs_data101/assignments';
+  const headers = { authorization: 'Bearer demo-instructor-token' };
+  const listed = await fetch(server.url + path, { headers });
+  const listBody = Buffer.from(await listed.arrayBuffer());
+  if (listed.status !== 200) throw new Error(`GET ${path} answered ${listed.status}: ${listBody}`);
+  return { get: await beside(server, path, 'demo-instructor-token', listBody, { options: () => ({ headers }) }), listBody };
+}
+
 const server = await startServer(bin, ['--db', db, 'serve', '--port', '0', '--log', 'off', '--rate-limit', 'off'], env);
 try {
   // --- GET: the demo course's assignment list -------------------------------------------
-  const getPath = '/api/v1/courses/crs_data101/assignments';
-  const getHeaders = { authorization: 'Bearer demo-instructor-token' };
-  const listed = await fetch(server.url + getPath, { headers: getHeaders });
-  const listBody = Buffer.from(await listed.arrayBuffer());
-  if (listed.status !== 200) throw new Error(`GET ${getPath} answered ${listed.status}: ${listBody}`);
-  const get = await beside(server, getPath, 'demo-instructor-token', listBody, { options: () => ({ headers: getHeaders }) });
+  const { get, listBody } = await listLoad(server);
   const getMix = statusMix(get.real);
   const getSound = getMix.okShare >= 0.99 && statusMix(get.floor).okShare >= 0.99;
   const getRatio = get.real.requests.average / get.floor.requests.average;
@@ -166,12 +171,7 @@ try {
     env,
   );
   try {
-    const getPath = '/api/v1/courses/crs_data101/assignments';
-    const getHeaders = { authorization: 'Bearer demo-instructor-token' };
-    const listed = await fetch(memory.url + getPath, { headers: getHeaders });
-    const listBody = Buffer.from(await listed.arrayBuffer());
-    if (listed.status !== 200) throw new Error(`GET ${getPath} answered ${listed.status}: ${listBody}`);
-    const get = await beside(memory, getPath, 'demo-instructor-token', listBody, { options: () => ({ headers: getHeaders }) });
+    const { get } = await listLoad(memory);
     printTarget({
       name: 'serve --memory GET course assignments',
       figure: perSecond(get.real.requests.average, 'req'),

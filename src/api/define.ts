@@ -104,9 +104,9 @@ function callerKey(caller: Caller): string {
   return `${caller.credential.kind}:${caller.credential.id}\0${caller.user.id}\0${[...caller.scopes].join(' ')}`;
 }
 
-/** The read cache's key for a GET's answer: the request as the handler sees it. */
-function answerKey(c: AppContext, caller: Caller): string {
-  return `answer\0${c.req.method}\0${c.req.url}\0${callerKey(caller)}`;
+/** The read cache's key for a GET's answer: the request as the handler sees it (who: callerKey). */
+function answerKey(c: AppContext, who: string): string {
+  return `answer\0${c.req.method}\0${c.req.url}\0${who}`;
 }
 
 /** An answer as c.json would send it: the same text under the same Content-Type, and a page's Link. */
@@ -144,6 +144,7 @@ function accessMiddleware(policy: Policy, keptStatus: 200 | 201 | null): Middlew
       c.header('RateLimit-Reset', String(rate.reset));
       if (rate.retryAfter > 0) throw new AppError('rate-limited', `Too many requests; retry in ${rate.retryAfter} s.`, { retryAfter: rate.retryAfter });
     }
+    const who = callerKey(caller);
     const via = policy.via;
     if (via?.startsWith('body.')) {
       // Checked after validation, in the handler wrapper, once the body is known to be sound.
@@ -151,14 +152,14 @@ function accessMiddleware(policy: Policy, keptStatus: 200 | 201 | null): Middlew
     } else {
       const id = via ? c.req.param(via) : undefined;
       // A decision depends on the store, the caller and the id alone; refusals are not kept.
-      const decision = await reads.remember(`grant\0${policyKey}\0${id ?? ''}\0${callerKey(caller)}`, async () => {
+      const decision = await reads.remember(`grant\0${policyKey}\0${id ?? ''}\0${who}`, async () => {
         const { caller: _, ...rest } = await authorize(deps.store, caller, policy, id);
         return rest;
       });
       c.set('granted', { caller, ...decision });
     }
     if (keptStatus !== null) {
-      const kept = reads.kept(answerKey(c, caller));
+      const kept = reads.kept(answerKey(c, who));
       if (kept) return send(c, kept.value as Answer, keptStatus);
     }
     return next();
@@ -236,7 +237,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
         ? // serve keeps a GET's answer for the next same request at the same store revision
           // (read-cache.ts), when it was made from the store alone.
           await c.get('reads').remember(
-            answerKey(c, c.get('granted').caller),
+            answerKey(c, callerKey(c.get('granted').caller)),
             async (): Promise<Response | Answer> => {
               const watched = watchedDeps(deps);
               const made = await answer(c, watched.deps);

@@ -89,9 +89,10 @@ export const directReads: Reads = { kept: () => undefined, remember: (_key, load
 
 /** The reads of a request that arrives now: through the cache when there is one and the store has a revision. */
 export function readsAt(store: Store, cache: ReadCache | null | undefined): Reads {
+  if (!cache) return directReads;
+  const revision = store.revision();
+  if (revision === null) return directReads;
   const ownChanges = store.ownChanges();
-  const revision = cache ? store.revision() : null;
-  if (!cache || revision === null) return directReads;
   return {
     kept: (key) => cache.get(revision, key),
     async remember<T>(key: string, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {
