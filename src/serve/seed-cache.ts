@@ -31,14 +31,14 @@ export interface SeedCache {
 const FORMAT = 1;
 
 /**
- * The bundle names this module's chunk `<name>-<HASH>.js`, and esbuild's hash of a chunk
- * covers the chunks it imports: so the name changes with any change to the code that loads
- * a seed. Run unbundled (tsc's dist/, the tests) there is no hash, and no cache unless the
+ * The CLI's bundle is one file named `coursebook-<HASH>.cjs`, esbuild's hash of all of its
+ * code (a module's URL in it is the bundle's): so the name changes with any change to the
+ * code. Run unbundled (tsc's dist/, the tests) there is no hash, and no cache unless the
  * caller names a build.
  */
 export function bundledBuild(moduleUrl: string): string | null {
   const name = basename(fileURLToPath(moduleUrl));
-  return /-[A-Z0-9]{8}\.js$/.test(name) ? name : null;
+  return /-[A-Z0-9]{8}\.c?js$/.test(name) ? name : null;
 }
 
 /** The key of a seed's image: its bytes (or its text, as UTF-8) with everything else it depends on. */

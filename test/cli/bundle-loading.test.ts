@@ -1,63 +1,66 @@
 /**
- * What a cold start of the built binary loads (the Performance issue): the bundle's chunks
- * a run reads, named by the sources their maps list. A command loads its own group and the
- * route modules its requests reach; help loads no command module and no zod; local mode
- * never loads the remote client's undici (left in node_modules), serve's HTTP server, JWT
- * or prompt packages.
+ * What a cold start of the built binary runs (the Performance issue). The bundle is one file
+ * (scripts/bundle.mjs), but esbuild wraps every module that is reached through import() in an
+ * init function named after its source (`"src/api/routes/courses.ts"() {...}`), run when a
+ * command first imports it; only the entry's own static imports (the program, its Io, the
+ * command catalog) run at every start. V8's coverage (NODE_V8_COVERAGE) names the functions
+ * that ran, so it says which modules a run evaluated. A command runs its own group and the
+ * route modules its requests reach; help runs no command module and no zod; local mode never
+ * loads the remote client's undici (left in node_modules), serve's HTTP server, JWT or prompt
+ * packages.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledBuild } from '../../src/serve/seed-cache.js';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
-const BUNDLE = join(ROOT, 'dist/bundle');
+const BUNDLE_URL = pathToFileURL(join(ROOT, 'dist/bundle', JSON.parse(readFileSync(join(ROOT, 'dist/bundle/manifest.json'), 'utf8')).cli)).href;
 
 let demo: CliStore;
-let hooks: string;
 beforeAll(async () => {
   demo = await cliStore();
-  // A module hook that names each bundle file as node loads it.
-  writeFileSync(
-    join(demo.dir, 'hooks.mjs'),
-    'export async function load(url, context, next) { if (url.startsWith("file:")) process._rawDebug("loaded " + url); return next(url, context); }\n',
-  );
-  hooks = join(demo.dir, 'register.mjs');
-  writeFileSync(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(demo.dir, 'hooks.mjs')}`)});\n`);
 });
 afterAll(() => demo.cleanup());
 
+interface Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+}
+
 /**
- * What one run loads: the sources of the bundle files it reads (src/... files, and packages
- * by name), and the packages it loads from node_modules itself (those the bundle leaves there).
+ * What one run evaluated: the modules of the bundle whose init function ran (src/... files,
+ * and packages by name), and the packages it required from node_modules itself (those the
+ * bundle leaves there).
  */
 function loadedSources(args: string[]): { code: number | null; src: string[]; packages: string[] } {
-  const run = spawnSync(process.execPath, ['--import', hooks, BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...demo.env, CI: '1' } });
-  const sources = new Set<string>();
-  for (const [, url] of run.stderr.matchAll(/^loaded (\S+)$/gm)) {
-    const path = fileURLToPath(url!);
-    if (!path.startsWith(`${BUNDLE}/`)) {
-      sources.add(path);
-      continue;
+  const coverage = mkdtempSync(join(tmpdir(), 'coursebook-coverage-'));
+  try {
+    const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...demo.env, CI: '1', NODE_V8_COVERAGE: coverage } });
+    const sources = new Set<string>();
+    for (const name of readdirSync(coverage)) {
+      for (const script of (JSON.parse(readFileSync(join(coverage, name), 'utf8')) as Coverage).result) {
+        if (script.url === BUNDLE_URL) {
+          for (const fn of script.functions) if (/^(src|node_modules)\//.test(fn.functionName) && fn.ranges[0]!.count > 0) sources.add(fn.functionName);
+        } else if (script.url.includes('/node_modules/')) sources.add(script.url);
+      }
     }
-    const map = JSON.parse(readFileSync(`${path}.map`, 'utf8')) as { sources: string[] };
-    for (const source of map.sources) sources.add(source.replace(/^(\.\.\/)+/, ''));
+    const packages = new Set([...sources].flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? []));
+    return { code: run.status, src: [...sources].filter((s) => s.startsWith('src/')), packages: [...packages].sort() };
+  } finally {
+    rmSync(coverage, { recursive: true, force: true });
   }
-  const packages = new Set([...sources].flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? []));
-  return { code: run.status, src: [...sources].filter((s) => s.startsWith('src/')), packages: [...packages].sort() };
 }
 
 describe('a cold start of the bundle', () => {
   it('`--help` loads no command module, no schema and no zod', () => {
     const run = loadedSources(['--help']);
     expect(run.code).toBe(0);
-    expect(run.src.filter((s) => s.startsWith('src/commands/')).sort()).toEqual([
-      'src/commands/catalog.ts',
-      'src/commands/examples.ts',
-      'src/commands/gradebook-setup-change.ts',
-    ]);
+    // The catalog and its examples are the entry's own imports (always run, so not listed).
+    expect(run.src.filter((s) => s.startsWith('src/commands/')).sort()).toEqual(['src/commands/gradebook-setup-change.ts']);
     expect(run.src.filter((s) => s.startsWith('src/schemas/') || s.startsWith('src/api/'))).toEqual([]);
     expect(run.packages).toEqual(['chalk', 'commander']);
   });
@@ -98,5 +101,57 @@ describe('a cold start of the bundle', () => {
     expect(run.code).toBe(0);
     expect(run.src.filter((s) => s.startsWith('src/api/routes/'))).toEqual(['src/api/routes/gradebook.ts']);
     expect(run.packages).not.toContain('csv-parse');
+  });
+});
+
+describe("the bundle's code cache (bin/load-bundle.cjs)", () => {
+  /** Loads the bundle in a fresh node, as bin/coursebook does, and prints whether V8 refused the cache. */
+  function load(codeCache: string | null, nodeFlags: string[] = []): { refused: unknown; exports: string[] } {
+    const script = [
+      `import { bundleFiles, loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'bin/load-bundle.cjs')).href)};`,
+      'const files = bundleFiles();',
+      `const loaded = loadBundle(${codeCache === null ? 'files' : `{ ...files, codeCache: ${JSON.stringify(codeCache)} }`});`,
+      'console.log(JSON.stringify({ refused: loaded.cacheRejected, exports: Object.keys(loaded.exports).sort() }));',
+    ].join('\n');
+    const run = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(run.stderr).toBe('');
+    return JSON.parse(run.stdout) as { refused: unknown; exports: string[] };
+  }
+
+  it('the cache the build made is taken by V8 (nothing is compiled again that it holds)', () => {
+    expect(load(null)).toEqual({ refused: false, exports: ['main', 'processIo', 'runCli'] });
+  });
+
+  it('a damaged cache is refused and the bundle compiles from its text; a missing one is not read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coursebook-cache-'));
+    try {
+      const damaged = join(dir, 'damaged.v8cache');
+      writeFileSync(damaged, Buffer.alloc(4096, 7));
+      expect(load(damaged)).toEqual({ refused: true, exports: ['main', 'processIo', 'runCli'] });
+      expect(load(join(dir, 'missing.v8cache'))).toEqual({ refused: null, exports: ['main', 'processIo', 'runCli'] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the binary answers as before with the cache refused', () => {
+    // The cache was made without V8's --max-lazy: under it V8 refuses the cache.
+    expect(load(null, ['--max-lazy']).refused).toBe(true);
+    const plain = spawnSync(process.execPath, [BIN, '--db', demo.db, '--json', 'courses', 'list'], { encoding: 'utf8', env: { ...process.env, ...demo.env } });
+    const refused = spawnSync(process.execPath, ['--max-lazy', BIN, '--db', demo.db, '--json', 'courses', 'list'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...demo.env },
+    });
+    expect(plain.status).toBe(0);
+    expect(refused.stdout).toBe(plain.stdout);
+    expect(refused.status).toBe(0);
+  });
+
+  it("the bundle's content-hashed name is the build that keys serve's seed images; an unbundled module has none", () => {
+    expect(bundledBuild(BUNDLE_URL)).toMatch(/^coursebook-[A-Z0-9]{8}\.cjs$/);
+    expect(bundledBuild(pathToFileURL(join(ROOT, 'dist/serve/server.js')).href)).toBeNull();
   });
 });

@@ -279,7 +279,7 @@ export const AUTOMATIC_CHECKS: Record<string, Check> = {
           const norm = text
             .trim()
             .toLowerCase()
-            .replace(/[.!?:;,…]+$/u, '');
+            .replace(/[.!?:;,\u2026]+$/u, '');
           return BAD_LINK_TEXT.has(norm) || text.trim() === String(x.block.url).trim() || isHttpUrl(text);
         })
         .map((x) => ({

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Makes V8's code cache for the CLI's bundle (bin/load-bundle.cjs reads it at every start).
+// Run by scripts/bundle.mjs after bundling. The cache holds the bundle's top-level code and
+// every function that had run when it was made, so it is made after a few commands that
+// stand for what the CLI does most: help, an import, a read as JSON and as a table, a write,
+// an export. Each runs in this process, on a store in a scratch folder, and must succeed.
+// A function no command here ran is compiled on first use, as without a cache.
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { bundleFiles, loadBundle } from '../bin/load-bundle.cjs';
+
+const root = resolve(import.meta.dirname, '..');
+const files = bundleFiles();
+if (!files) throw new Error('no dist/bundle/manifest.json: bundle first (scripts/bundle.mjs)');
+const { exports: cli, script } = loadBundle(files, { codeCache: false });
+
+const dir = mkdtempSync(join(tmpdir(), 'coursebook-code-cache-'));
+const db = join(dir, 'store.db');
+const sink = { write: () => true, isTTY: false };
+// No user configuration, no colours: the commands must run the same on every machine.
+const io = { ...cli.processIo(), stdout: sink, stderr: sink, env: { HOME: dir, PATH: process.env.PATH, NO_COLOR: '1' } };
+const commands = [
+  ['--help'],
+  ['--db', db, 'import', join(root, 'data/demo.json')],
+  ['--db', db, '--json', 'courses', 'list'],
+  ['--db', db, 'courses', 'list'],
+  ['--db', db, '--json', 'gradebook', 'final', 'set', 'crs_data101', 'usr_s03', '--letter', 'A', '--reason', 'code cache', '--expected-version', '0'],
+  ['--db', db, 'gradebook', 'export', 'crs_data101'],
+];
+try {
+  for (const args of commands) {
+    const code = await cli.runCli(args, io);
+    if (code !== 0) throw new Error(`coursebook ${args.join(' ')} exited ${code} while making the code cache`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const temporary = `${files.codeCache}.${process.pid}.tmp`;
+writeFileSync(temporary, script.createCachedData());
+renameSync(temporary, files.codeCache);
+process.exit(0);
