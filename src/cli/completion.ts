@@ -116,6 +116,7 @@ async function localCourseIds(globals: GlobalOptions, io: Io): Promise<Candidate
     persistActor: false,
     clock: io.clock,
     ids: io.ids(),
+    useLiteFetch: io.useLiteFetch,
     note: () => {},
   });
   try {

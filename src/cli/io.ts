@@ -5,7 +5,6 @@
  * tests build their own and run the whole CLI in-process.
  */
 import { isUtf8 } from 'node:buffer';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { join } from 'node:path';
 import { type Clock, systemClock } from '../runtime/clock.js';
 import { type Ids, randomIds } from '../runtime/ids.js';
 import type { Prompter } from './command.js';
+import { useLiteFetch } from './lite-fetch.js';
 
 export interface OutStream {
   write(text: string): boolean;
@@ -53,6 +53,11 @@ export interface Io {
   prompter?: Prompter;
   /** SIGINT/SIGTERM for long-running commands (serve). */
   onStop(handler: () => void): () => void;
+  /**
+   * Local mode asks for it before its first request: the real process then answers with the
+   * light Fetch classes of lite-fetch.ts instead of loading node's undici. Tests leave it out.
+   */
+  useLiteFetch?: () => void;
 }
 
 const NOT_UTF8 = 'it is not valid UTF-8 text (save it as UTF-8)';
@@ -87,6 +92,8 @@ function editWithSystemEditor(env: Env): Io['edit'] {
     const file = join(dir, fileName);
     try {
       writeFileSync(file, initial);
+      // Loaded when an editor opens: node's child_process (and its net) is 7 ms of every start.
+      const { spawnSync } = await import('node:child_process');
       const editor = env.VISUAL || env.EDITOR || 'vi';
       const run = spawnSync(editor, [file], { stdio: 'inherit', shell: true });
       if (run.status !== 0) return { failed: `${editor} exited with ${run.status}` };
@@ -119,6 +126,7 @@ export function processIo(): Io {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     clock: systemClock(),
     ids: randomIds,
+    useLiteFetch: () => void useLiteFetch(),
     onStop(handler) {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);

@@ -50,6 +50,8 @@ export async function openLocalClient(options: {
   clock: Clock;
   ids: Ids;
   note: (message: string) => void;
+  /** The process's light Fetch classes (Io.useLiteFetch), taken before the app is made. */
+  useLiteFetch?: (() => void) | undefined;
 }): Promise<{
   client: ApiClient;
   close: () => void;
@@ -84,6 +86,7 @@ export async function openLocalClient(options: {
       };
     }
   }
+  options.useLiteFetch?.();
   const deps = { store, clock: options.clock, ids: options.ids, auth };
   // A command asks for a few paths: a cold start loads and registers only their routes.
   const app = lazyApp(deps);

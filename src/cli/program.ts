@@ -33,6 +33,7 @@ async function openBackend(backend: Backend, io: Io, persistActor: boolean, clea
     persistActor,
     clock: io.clock,
     ids: io.ids(),
+    useLiteFetch: io.useLiteFetch,
     note,
   });
   cleanups.push(local.close);
