@@ -149,7 +149,7 @@ export function openSqlite(path: string, image?: Uint8Array): Store {
     placeholders: (sql) => sql,
     snapshot: () => db.serialize(),
     close: async () => {
-      sqlite.clear();
+      sqlite.close();
       if (db.open) db.close();
     },
   });
