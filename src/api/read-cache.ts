@@ -40,8 +40,16 @@ export class ReadCache {
       this.#hits++;
       return { value: this.#values.get(key) };
     }
-    this.#misses++;
     return undefined;
+  }
+
+  /**
+   * A value was not found and is being read from the store. Counted here, not in get: a
+   * GET's answer is looked for twice (before validation, then by the handler), and a miss
+   * is one read of the store, not two.
+   */
+  missed(): void {
+    this.#misses++;
   }
 
   /** Keep value under key for requests that find the store at this revision. */
@@ -54,7 +62,7 @@ export class ReadCache {
     this.#chars += chars;
   }
 
-  /** How it has done, for tests and the benchmark. */
+  /** How it has done, for tests and the benchmark: values served, values read from the store, and what it holds. */
   stats(): { hits: number; misses: number; entries: number; chars: number } {
     return { hits: this.#hits, misses: this.#misses, entries: this.#values.size, chars: this.#chars };
   }
@@ -98,6 +106,7 @@ export function readsAt(store: Store, cache: ReadCache | null | undefined): Read
     async remember<T>(key: string, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {
       const kept = cache.get(revision, key);
       if (kept) return kept.value as T;
+      cache.missed();
       const value = await load();
       // Kept only if this process wrote nothing meanwhile. Another connection's commit
       // during the load needs no check: every later request's revision shows it, so a value

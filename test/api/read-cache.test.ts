@@ -39,6 +39,20 @@ async function addAssignment(svc: TestService, title: string) {
 }
 
 describe('the read cache', () => {
+  it.runIf(onSqlite)('counts a miss once per value read from the store, a hit once per value served', async () => {
+    const svc = await service();
+    const get = () => svc.app.request('http://test/api/v1/courses/c1/assignments', { headers: { authorization: 'Bearer tok-inst' } });
+    const cache = svc.deps.readCache!;
+    const start = cache.stats();
+    expect((await get()).status).toBe(200);
+    // The token, its user, the access decision and the answer: each read once.
+    const first = cache.stats();
+    expect([first.misses - start.misses, first.hits - start.hits]).toEqual([4, 0]);
+    expect((await get()).status).toBe(200);
+    const second = cache.stats();
+    expect([second.misses - first.misses, second.hits - first.hits]).toEqual([0, 4]);
+  });
+
   it('answers a repeated GET from what the first read, byte for byte, on SQLite; on PostgreSQL it keeps nothing', async () => {
     const svc = await service();
     await addAssignment(svc, 'Essay');
