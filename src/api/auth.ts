@@ -9,6 +9,9 @@ export interface JwtVerifier {
   verify(token: string, now: string): Promise<{ sub: string; scopes: string[]; jti: string } | null>;
 }
 
+/** Token and user rows: kept until a token or user may have changed, not until any write (read-cache.ts). */
+const CREDENTIALS = { scope: 'credentials' } as const;
+
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** `Authorization: Bearer <API token | access JWT>`. Tokens are looked up by SHA-256 only. */
@@ -25,20 +28,20 @@ export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}):
         if (!options.jwt) throw new AppError('unauthenticated', 'Access JWTs are not accepted by this service (no JWT key configured).');
         const claims = await options.jwt.verify(secret, deps.clock.now());
         if (!claims) throw new AppError('unauthenticated', 'The access JWT is not valid.');
-        const user = await (c.get('reads') ?? directReads).remember(`user\0${claims.sub}`, () => getUser(deps.store, claims.sub));
+        const user = await (c.get('reads') ?? directReads).remember(`user\0${claims.sub}`, () => getUser(deps.store, claims.sub), CREDENTIALS);
         if (!user) throw new AppError('unauthenticated', 'The access JWT names an unknown user.');
         return { user, scopes: new Set(claims.scopes), credential: { kind: 'jwt', id: claims.jti } };
       }
 
-      // Looked up again whenever the store has changed, so a revocation holds at once. Kept
+      // Looked up again whenever a token or user may have changed, so a revocation holds at once. Kept
       // under the secret itself, which the request carries anyway: a request served from the
       // cache needs no hashing.
       const reads = c.get('reads') ?? directReads;
-      const token = await reads.remember(`token\0${secret}`, () => findTokenByHash(deps.store, sha256Hex(secret)));
+      const token = await reads.remember(`token\0${secret}`, () => findTokenByHash(deps.store, sha256Hex(secret)), CREDENTIALS);
       if (!token) throw new AppError('unauthenticated', 'The bearer token is not known.');
       if (token.revokedAt !== null) throw new AppError('unauthenticated', 'The bearer token has been revoked.');
       if (token.expiresAt !== null && token.expiresAt <= deps.clock.now()) throw new AppError('unauthenticated', 'The bearer token has expired.');
-      const user = await reads.remember(`user\0${token.userId}`, () => getUser(deps.store, token.userId));
+      const user = await reads.remember(`user\0${token.userId}`, () => getUser(deps.store, token.userId), CREDENTIALS);
       if (!user) throw new AppError('unauthenticated', 'The bearer token belongs to an unknown user.');
       return { user, scopes: new Set(token.scopes), credential: { kind: 'token', id: token.id } };
     },

@@ -9,11 +9,15 @@
  * read across any write is never served. Entries of an older revision are dropped whole.
  *
  * What is kept: a credential's token and user rows, an access decision, and the JSON text
- * of a GET operation's answer (define.ts). Where the store has no cheap revision
+ * of a GET operation's answer (define.ts). The token and user rows are kept under the
+ * narrower revision of the credentials (Store.revisions): a write that cannot change a
+ * token or a user (a grade, a course) leaves them kept, so a burst of writes does not look
+ * the same credential up for every request; revoking a token, or any write the store cannot
+ * tell apart from one, moves it, and the very next request reads the token again. Where the store has no cheap revision
  * (PostgreSQL) or outside serve (a CLI call is one request), nothing is kept and every read
  * goes to the store, as before.
  */
-import type { Store } from '../store/db.js';
+import type { RevisionScope, Store } from '../store/db.js';
 
 export interface ReadCacheLimits {
   /** The most values kept at once. */
@@ -25,22 +29,56 @@ export interface ReadCacheLimits {
 export const DEFAULT_READ_CACHE_LIMITS: ReadCacheLimits = { entries: 10_000, chars: 32 * 1024 * 1024 };
 
 /** Values of one store revision: what a request may be served instead of reading. */
-export class ReadCache {
+class Generation {
   #revision: string | null = null;
   #values = new Map<string, unknown>();
   #chars = 0;
+
+  constructor(readonly limits: ReadCacheLimits) {}
+
+  get(revision: string, key: string): { value: unknown } | undefined {
+    return revision === this.#revision && this.#values.has(key) ? { value: this.#values.get(key) } : undefined;
+  }
+
+  set(revision: string, key: string, value: unknown, chars: number): void {
+    if (revision !== this.#revision) this.#clear(revision);
+    if (chars > this.limits.chars / 4) return;
+    // Full: start again rather than track use; a revision change empties it anyway.
+    if (this.#values.size >= this.limits.entries || this.#chars + chars > this.limits.chars) this.#clear(revision);
+    this.#values.set(key, value);
+    this.#chars += chars;
+  }
+
+  get size(): { entries: number; chars: number } {
+    return { entries: this.#values.size, chars: this.#chars };
+  }
+
+  #clear(revision: string): void {
+    this.#revision = revision;
+    this.#values.clear();
+    this.#chars = 0;
+  }
+}
+
+/**
+ * What requests may be served instead of reading, one generation per revision scope: the
+ * credentials (kept until a token or user may have changed) and everything else (kept
+ * until anything may have). Each generation is bounded by the limits on its own.
+ */
+export class ReadCache {
+  readonly #generations: Record<RevisionScope, Generation>;
   #hits = 0;
   #misses = 0;
 
-  constructor(readonly limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS) {}
+  constructor(readonly limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS) {
+    this.#generations = { all: new Generation(limits), credentials: new Generation(limits) };
+  }
 
-  /** The value kept under key at this revision, wrapped (a kept value may be null), or undefined. */
-  get(revision: string, key: string): { value: unknown } | undefined {
-    if (revision === this.#revision && this.#values.has(key)) {
-      this.#hits++;
-      return { value: this.#values.get(key) };
-    }
-    return undefined;
+  /** The value kept under key at this revision of the scope, wrapped (a kept value may be null), or undefined. */
+  get(revision: string, key: string, scope: RevisionScope = 'all'): { value: unknown } | undefined {
+    const kept = this.#generations[scope].get(revision, key);
+    if (kept) this.#hits++;
+    return kept;
   }
 
   /**
@@ -52,25 +90,16 @@ export class ReadCache {
     this.#misses++;
   }
 
-  /** Keep value under key for requests that find the store at this revision. */
-  set(revision: string, key: string, value: unknown, chars = 0): void {
-    if (revision !== this.#revision) this.#clear(revision);
-    if (chars > this.limits.chars / 4) return;
-    // Full: start again rather than track use; a revision change empties it anyway.
-    if (this.#values.size >= this.limits.entries || this.#chars + chars > this.limits.chars) this.#clear(revision);
-    this.#values.set(key, value);
-    this.#chars += chars;
+  /** Keep value under key for requests that find the scope's revision the same. */
+  set(revision: string, key: string, value: unknown, chars = 0, scope: RevisionScope = 'all'): void {
+    this.#generations[scope].set(revision, key, value, chars);
   }
 
   /** How it has done, for tests and the benchmark: values served, values read from the store, and what it holds. */
   stats(): { hits: number; misses: number; entries: number; chars: number } {
-    return { hits: this.#hits, misses: this.#misses, entries: this.#values.size, chars: this.#chars };
-  }
-
-  #clear(revision: string): void {
-    this.#revision = revision;
-    this.#values.clear();
-    this.#chars = 0;
+    const all = this.#generations.all.size;
+    const credentials = this.#generations.credentials.size;
+    return { hits: this.#hits, misses: this.#misses, entries: all.entries + credentials.entries, chars: all.chars + credentials.chars };
   }
 }
 
@@ -90,6 +119,11 @@ export interface RememberOptions<T> {
   keep?: (value: T) => boolean;
   /** How many characters of text it holds, against the cache's limit (default 0). */
   chars?: (value: T) => number;
+  /**
+   * What the value is read from (default `all`): `credentials` for a token's or a user's row
+   * alone, which is then kept across writes that cannot change either (Store.revisions).
+   */
+  scope?: RevisionScope;
 }
 
 /** Every read goes to the store. */
@@ -98,22 +132,23 @@ export const directReads: Reads = { kept: () => undefined, remember: (_key, load
 /** The reads of a request that arrives now: through the cache when there is one and the store has a revision. */
 export function readsAt(store: Store, cache: ReadCache | null | undefined): Reads {
   if (!cache) return directReads;
-  const revision = store.revision();
-  if (revision === null) return directReads;
-  const ownChanges = store.ownChanges();
+  const revisions = store.revisions();
+  if (revisions === null) return directReads;
+  const ownChanges = { all: store.ownChanges('all'), credentials: store.ownChanges('credentials') };
   return {
-    kept: (key) => cache.get(revision, key),
+    kept: (key) => cache.get(revisions.all, key),
     async remember<T>(key: string, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {
-      const kept = cache.get(revision, key);
+      const scope = options.scope ?? 'all';
+      const kept = cache.get(revisions[scope], key, scope);
       if (kept) return kept.value as T;
       cache.missed();
       const value = await load();
-      // Kept only if this process wrote nothing meanwhile. Another connection's commit
-      // during the load needs no check: every later request's revision shows it, so a value
-      // read across it is never served.
-      if (store.ownChanges() === ownChanges && (options.keep?.(value) ?? true)) {
+      // Kept only if this process wrote nothing the scope covers meanwhile. Another
+      // connection's commit during the load needs no check: every later request's revision
+      // shows it, so a value read across it is never served.
+      if (store.ownChanges(scope) === ownChanges[scope] && (options.keep?.(value) ?? true)) {
         if (value !== null && typeof value === 'object') Object.freeze(value);
-        cache.set(revision, key, value, options.chars?.(value) ?? 0);
+        cache.set(revisions[scope], key, value, options.chars?.(value) ?? 0, scope);
       }
       return value;
     },

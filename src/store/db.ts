@@ -64,15 +64,32 @@ export interface Store {
    * commit by another connection to the same file. Null where no such mark is cheap
    * (PostgreSQL, whose other instances write unseen) and inside a transaction (whose reads
    * see writes not yet committed). What serve's read cache (api/read-cache.ts) keys on.
+   * `revisions()` gives it (`all`) with the narrower mark of the credentials (`credentials`),
+   * taken together.
    */
   revision(): string | null;
+  revisions(): Revisions | null;
   /**
-   * How many statements that may change data this process has run on the store. Whether
-   * it moved since a revision was taken says, for free, whether this process wrote since:
-   * other connections' commits need no such check, since the next revision taken shows them.
+   * How many statements that may change data this process has run on the store (`all`), or
+   * that may change the credentials (`credentials`). Whether it moved since a revision was
+   * taken says, for free, whether this process wrote since: other connections' commits need
+   * no such check, since the next revision taken shows them.
    */
-  ownChanges(): number;
+  ownChanges(scope?: RevisionScope): number;
   close(): Promise<void>;
+}
+
+/**
+ * What a revision covers. `all`: anything a read may answer. `credentials`: API tokens and
+ * users alone (what authenticating a request reads), which moves only with statements that
+ * may change them, so a grade written does not make the next request look its token up again.
+ */
+export type RevisionScope = 'all' | 'credentials';
+
+/** Both revisions, taken at once (one look at other connections' commits). */
+export interface Revisions {
+  all: string;
+  credentials: string;
 }
 
 export interface OpenOptions {
@@ -196,10 +213,10 @@ export interface DialectParts {
   /** The statement with `?` placeholders rewritten for this dialect. */
   placeholders(sql: string): string;
   snapshot?: () => Uint8Array;
-  /** Store.revision outside transactions; absent where the dialect has none. */
-  revision?: () => string;
+  /** Store.revisions outside transactions; absent where the dialect has none. */
+  revisions?: () => Revisions;
   /** Store.ownChanges; absent where the dialect has no revision. */
-  ownChanges?: () => number;
+  ownChanges?: (scope: RevisionScope) => number;
   close(): Promise<void>;
 }
 
@@ -228,8 +245,9 @@ export function storeOver(parts: DialectParts): Store {
     dialect: parts.dialect,
     path: parts.path,
     ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
-    revision: () => (parts.revision && !current.getStore() ? parts.revision() : null),
-    ownChanges: parts.ownChanges ?? (() => 0),
+    revision: () => (parts.revisions && !current.getStore() ? parts.revisions().all : null),
+    revisions: () => (parts.revisions && !current.getStore() ? parts.revisions() : null),
+    ownChanges: (scope = 'all') => parts.ownChanges?.(scope) ?? 0,
     async get<R>(sql: string, ...params: unknown[]) {
       return (await query(sql, params)).rows[0] as R | undefined;
     },

@@ -7,15 +7,25 @@
  */
 import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import type { DialectParts, Row, StatementResult, StoreConnection } from './db.js';
+import type { DialectParts, RevisionScope, Row, StatementResult, StoreConnection } from './db.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-/** A prepared statement, and whether running it may change what later reads see. */
+/** A prepared statement, and whether running it may change what later reads see, of anything and of the credentials. */
 interface Prepared {
   statement: Statement;
   changes: boolean;
+  changesCredentials: boolean;
 }
+
+/** The tables authenticating a request reads (Store revisions' `credentials`). */
+const CREDENTIAL_TABLES = ['tokens', 'users'];
+
+/** Statements that begin, end or mark a transaction: they change no row (BEGIN IMMEDIATE counts as a write to SQLite, for its lock). */
+const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK|RELEASE|SAVEPOINT)\b/i;
+
+/** The table a plain INSERT, REPLACE, UPDATE or DELETE writes, or null for any other statement. */
+const WRITTEN_TABLE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+"?(\w+)"?(?=[\s(]|$)/i;
 
 /**
  * Statements that end a transaction or undo part of one. SQLite counts them read-only (they
@@ -27,12 +37,12 @@ const ENDS_OR_UNDOES = /^\s*(COMMIT|END|ROLLBACK|RELEASE)\b/i;
 const MAX_CACHED_STATEMENTS = 2000;
 
 /** The connection parts of the SQLite dialect (db.ts adds the rest), and `close` to let go of them. */
-export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revision' | 'ownChanges'> & { close(): void } {
-  const connection = new CachedSqliteConnection(db);
+export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revisions' | 'ownChanges'> & { close(): void } {
   // A file may be changed by other connections (other processes, other stores on the same
   // file). An in-memory database is this connection's alone, so its own count of changes is
   // the whole revision.
   const others = db.memory ? null : otherCommits(db);
+  const connection = new CachedSqliteConnection(db, credentialWriters(db), () => others?.afterOwnCommit());
   const queue = new ConnectionQueue();
   return {
     hold: async (fn) => {
@@ -64,8 +74,11 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
         queue.release();
       }
     },
-    revision: others ? () => `${connection.changeCount}:${others.mark()}` : () => String(connection.changeCount),
-    ownChanges: () => connection.changeCount,
+    revisions: () => {
+      const mark = others ? `:${others.mark()}` : '';
+      return { all: `${connection.changeCount}${mark}`, credentials: `${connection.credentialChangeCount}${mark}` };
+    },
+    ownChanges: (scope: RevisionScope) => (scope === 'credentials' ? connection.credentialChangeCount : connection.changeCount),
     close: () => {
       connection.clear();
       others?.close();
@@ -91,15 +104,19 @@ const WAL_INDEX_HEADER_BYTES = 48;
  * such index (another journal mode, a file the header does not check out in), the mark
  * falls back to data_version.
  */
-export function otherCommits(db: Database.Database): { source: 'wal-index' | 'data_version'; mark(): number; close(): void } {
+export function otherCommits(db: Database.Database): {
+  source: 'wal-index' | 'data_version';
+  mark(): number;
+  afterOwnCommit(): void;
+  close(): void;
+} {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const index = walIndexFile(db);
-  if (index === null) {
-    const dataVersion = db.prepare('PRAGMA data_version').pluck();
-    return { source: 'data_version', mark: () => dataVersion.get() as number, close: () => {} };
-  }
+  if (index === null) return { source: 'data_version', mark: () => dataVersion.get() as number, afterOwnCommit: () => {}, close: () => {} };
   const seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   const header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   readSync(index, seen, 0, WAL_INDEX_HEADER_BYTES, 0);
+  let version = dataVersion.get() as number;
   let changes = 0;
   return {
     source: 'wal-index',
@@ -110,6 +127,19 @@ export function otherCommits(db: Database.Database): { source: 'wal-index' | 'da
         changes++;
       }
       return changes;
+    },
+    // This connection's own commit rewrote the header too, and the mark is of the others'
+    // commits alone (the store counts its own), so the header is taken as seen again. Read
+    // first, then data_version (which moves only with other connections' commits): a commit
+    // of theirs before the header was read shows in data_version, and one after it shows in
+    // the next mark. Only a write pays these two reads.
+    afterOwnCommit: () => {
+      readSync(index, seen, 0, WAL_INDEX_HEADER_BYTES, 0);
+      const now = dataVersion.get() as number;
+      if (now !== version) {
+        version = now;
+        changes++;
+      }
     },
     close: () => closeSync(index),
   };
@@ -171,43 +201,105 @@ class CachedSqliteConnection implements StoreConnection {
   readonly #statements = new Map<string, Prepared>();
   /**
    * How many statements that may change data this connection has run: with the mark of
-   * other connections' commits (otherCommits), the store's revision. Counted before each runs, so a read that overlaps one never
-   * carries the revision from before it.
+   * other connections' commits (otherCommits), the store's revision. Counted before each
+   * runs, so a read that overlaps one never carries the revision from before it.
    */
   changeCount = 0;
+  /**
+   * The same for statements that may change a credential table. A COMMIT or ROLLBACK is
+   * not one: what a transaction changed was counted as each statement ran, and reads
+   * outside the transaction wait for it to end (the connection's queue), so no value read
+   * while it ran can be kept under a mark from before its statements.
+   */
+  credentialChangeCount = 0;
 
-  constructor(readonly db: Database.Database) {}
+  constructor(
+    readonly db: Database.Database,
+    readonly credentialWriters: ReadonlySet<string>,
+    /** Called when a statement of this connection has just committed (see otherCommits). */
+    readonly committed: () => void,
+  ) {}
 
-  #prepare(sql: string): Statement {
+  #prepare(sql: string): Prepared {
     let prepared = this.#statements.get(sql);
     if (!prepared) {
       // Statements built with a variable number of placeholders (IN lists) would grow the
       // cache without end: start again past a generous bound.
       if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
       const statement = this.db.prepare(sql);
-      prepared = { statement, changes: !statement.readonly || ENDS_OR_UNDOES.test(sql) };
+      const writes = !statement.readonly;
+      const changesCredentials = writes && !TRANSACTION_CONTROL.test(sql) && this.#mayWriteCredentials(sql);
+      prepared = { statement, changes: writes || ENDS_OR_UNDOES.test(sql), changesCredentials };
       this.#statements.set(sql, prepared);
     }
     if (prepared.changes) this.changeCount++;
-    return prepared.statement;
+    if (prepared.changesCredentials) this.credentialChangeCount++;
+    return prepared;
+  }
+
+  /** After a changing statement: outside a transaction now means it committed (or ended one). */
+  #ran(prepared: Prepared): void {
+    if (prepared.changes && !this.db.inTransaction) this.committed();
   }
 
   /** Synchronous under the promise: a statement runs whole before anything else can. */
   async query(sql: string, params: readonly unknown[]): Promise<StatementResult> {
-    const statement = this.#prepare(sql);
+    const prepared = this.#prepare(sql);
+    const { statement } = prepared;
     const parameters = params as unknown[];
     if (statement.reader) return { rows: statement.all(parameters) as Row[], changes: 0 };
-    return { rows: [], changes: statement.run(parameters).changes };
+    try {
+      return { rows: [], changes: statement.run(parameters).changes };
+    } finally {
+      this.#ran(prepared);
+    }
   }
 
   runEach(sql: string, paramLists: readonly (readonly unknown[])[]): number {
-    const statement = this.#prepare(sql);
+    const prepared = this.#prepare(sql);
     let changes = 0;
-    for (const parameters of paramLists) changes += statement.run(parameters as unknown[]).changes;
+    try {
+      for (const parameters of paramLists) changes += prepared.statement.run(parameters as unknown[]).changes;
+    } finally {
+      this.#ran(prepared);
+    }
     return changes;
   }
 
   clear(): void {
     this.#statements.clear();
   }
+
+  /** A changing statement may change a credential unless it is a plain write of a table that cannot reach one. */
+  #mayWriteCredentials(sql: string): boolean {
+    const table = WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase();
+    return table === undefined || this.credentialWriters.has(table);
+  }
+}
+
+/**
+ * The tables whose writes may change a credential table, read from the schema: the
+ * credential tables, any table with a trigger that names one of these, and any table one of
+ * these references with an ON DELETE or ON UPDATE action (a cascade reaches back). Today
+ * that is `tokens` and `users` alone; a migration that adds such a trigger or reference
+ * widens it by itself.
+ */
+export function credentialWriters(db: Database.Database): Set<string> {
+  const writers = new Set(CREDENTIAL_TABLES);
+  const triggers = db.prepare('SELECT tbl_name AS "table", sql FROM sqlite_master WHERE type = \'trigger\'').all() as { table: string; sql: string }[];
+  const references = db.prepare('SELECT "table", on_update AS onUpdate, on_delete AS onDelete FROM pragma_foreign_key_list(?)');
+  const names = (sql: string) => [...writers].some((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql));
+  for (let grew = true; grew; ) {
+    grew = false;
+    const add = (table: string) => {
+      if (writers.has(table.toLowerCase())) return;
+      writers.add(table.toLowerCase());
+      grew = true;
+    };
+    for (const t of triggers) if (names(t.sql)) add(t.table);
+    for (const table of [...writers])
+      for (const r of references.all(table) as { table: string; onUpdate: string; onDelete: string }[])
+        if (r.onUpdate !== 'NO ACTION' || r.onDelete !== 'NO ACTION') add(r.table);
+  }
+  return writers;
 }

@@ -39,6 +39,24 @@ async function addAssignment(svc: TestService, title: string) {
 }
 
 describe('the read cache', () => {
+  it.runIf(onSqlite)("keeps a caller's token and user across writes that cannot change them, and reads them again after one that can", async () => {
+    const svc = await service();
+    const me = () => svc.app.request('http://test/api/v1/me', { headers: { authorization: 'Bearer tok-stu1' } });
+    expect((await me()).status).toBe(200);
+    // A write that changes no token or user: the next request finds both kept.
+    await addAssignment(svc, 'Essay');
+    const before = svc.deps.readCache!.stats();
+    expect((await me()).status).toBe(200);
+    const after = svc.deps.readCache!.stats();
+    // The token and the user served; the access decision and the answer read again.
+    expect([after.hits - before.hits, after.misses - before.misses]).toEqual([2, 2]);
+    // A revocation is a write of a token: refused on the very next request.
+    await svc.store.run("UPDATE tokens SET revoked_at = '2026-11-22T08:00:00.000Z' WHERE user_id = 'stu1'");
+    const refused = await me();
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error.code).toBe('unauthenticated');
+  });
+
   it.runIf(onSqlite)('counts a miss once per value read from the store, a hit once per value served', async () => {
     const svc = await service();
     const get = () => svc.app.request('http://test/api/v1/courses/c1/assignments', { headers: { authorization: 'Bearer tok-inst' } });
@@ -166,7 +184,8 @@ describe('the read cache', () => {
   });
 
   it('any sequence of requests is answered as a service without the cache answers it', async () => {
-    type Step = { method: string; path: string; body?: unknown; as: string };
+    // A request, or (sql) a statement run on the store as another part of the program would.
+    type Step = { method: string; path: string; body?: unknown; as: string; sql?: string };
     const reads: Step[] = [
       { method: 'GET', path: '/courses/c1/assignments', as: 'inst' },
       { method: 'GET', path: '/courses/c1/assignments', as: 'stu1' },
@@ -188,6 +207,11 @@ describe('the read cache', () => {
         { method: 'POST', path: '/courses/c1/enrollments', body: { userId: 'stu2', role: 'reviewer' }, as: 'inst' },
         { method: 'POST', path: '/assignments/asg_0001/publish', as: 'inst' },
         { method: 'PATCH', path: '/users/stu2', body: { name: 'Tess Renamed' }, as: 'admin' },
+        // Credentials: an admin flag given and taken, a token revoked, a token given back.
+        { method: 'PATCH', path: '/users/stu2', body: { admin: true }, as: 'admin' },
+        { method: 'PATCH', path: '/users/stu2', body: { admin: false }, as: 'admin' },
+        { method: 'SQL', path: '', as: '', sql: "UPDATE tokens SET revoked_at = '2026-11-22T08:00:00.000Z' WHERE user_id = 'stu2'" },
+        { method: 'SQL', path: '', as: '', sql: "UPDATE tokens SET revoked_at = NULL WHERE user_id = 'stu2'" },
       ),
     );
     const step = fc.oneof({ arbitrary: fc.constantFrom(...reads), weight: 3 }, { arbitrary: writes, weight: 1 });
@@ -197,6 +221,11 @@ describe('the read cache', () => {
         const direct = await makeService(undefined, {}, { readCache: false });
         try {
           for (const s of steps) {
+            if (s.sql !== undefined) {
+              await cached.store.run(s.sql);
+              await direct.store.run(s.sql);
+              continue;
+            }
             const [a, b] = [await cached.call(s.method, s.path, s.body, s.as), await direct.call(s.method, s.path, s.body, s.as)];
             expect({ status: a.status, body: a.body, link: a.headers.get('link') }).toEqual({ status: b.status, body: b.body, link: b.headers.get('link') });
           }
@@ -246,6 +275,26 @@ describe.skipIf(!onSqlite)('readsAt: a value read across a write is never served
       return before;
     });
     expect(await readsAt(store, cache).remember('title', () => title(store))).toEqual({ title: 'Changed elsewhere' });
+  });
+
+  it("on a file: a credential read stays kept across this process's other writes, not across a credential write or another program's commit", async () => {
+    const { store, other } = await fileStores();
+    const cache = new ReadCache();
+    const user = (s: Store) => s.get<{ name: string }>("SELECT name FROM users WHERE id = 'stu1'");
+    const CREDENTIALS = { scope: 'credentials' } as const;
+    const read = (load: () => Promise<unknown>) => readsAt(store, cache).remember('user', load, CREDENTIALS);
+    const notRead = () => Promise.resolve({ name: 'not read' });
+    const first = await read(() => user(store));
+    await store.run("UPDATE courses SET title = 'Own write' WHERE id = 'c1'");
+    await store.tx(() => store.run("UPDATE courses SET title = 'Own transaction' WHERE id = 'c1'"));
+    expect(await read(notRead)).toBe(first);
+    await store.run("UPDATE users SET name = 'Renamed here' WHERE id = 'stu1'");
+    expect(await read(() => user(store))).toEqual({ name: 'Renamed here' });
+    await other.run("UPDATE courses SET title = 'Elsewhere' WHERE id = 'c1'");
+    expect(await read(() => user(store))).toEqual({ name: 'Renamed here' });
+    expect(await read(notRead)).toEqual({ name: 'Renamed here' });
+    await other.run("UPDATE users SET name = 'Renamed elsewhere' WHERE id = 'stu1'");
+    expect(await read(() => user(store))).toEqual({ name: 'Renamed elsewhere' });
   });
 
   it('a kept value is frozen: a caller cannot change what the next request is served', async () => {

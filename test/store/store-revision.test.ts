@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqlite, openStore, type Store } from '../../src/store/db.js';
+import { credentialWriters } from '../../src/store/sqlite-dialect.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -97,5 +98,66 @@ describe('Store.revision (SQLite)', () => {
     expect(image.revision()).toBe(i0);
     await addUser(image, 'u2');
     expect(image.revision()).not.toBe(i0);
+  });
+});
+
+describe('the credentials revision (SQLite)', () => {
+  const credentials = (store: Store) => store.revisions()!.credentials;
+
+  it('stays put across writes that cannot change a token or a user, and moves with each that can', async () => {
+    const store = await open(tempDb());
+    const c0 = credentials(store);
+    const a0 = store.revision();
+    await store.run("INSERT INTO courses (id, title, created_at, updated_at) VALUES ('c1', 'One', 'x', 'x')");
+    await store.tx(() => store.run("UPDATE courses SET title = 'Two' WHERE id = 'c1'"));
+    expect(store.revision()).not.toBe(a0);
+    expect(credentials(store)).toBe(c0);
+    expect(store.ownChanges('credentials')).toBe(0);
+    const moves = [
+      () => addUser(store, 'u1'),
+      () => store.run("INSERT INTO tokens (id, user_id, token_sha256, name, scopes, created_at) VALUES ('t1', 'u1', 'h', '', '[]', 'x')"),
+      () => store.run("UPDATE tokens SET revoked_at = 'x' WHERE id = 't1'"),
+      // A statement the store cannot read a table from counts as one that may.
+      () => store.run("WITH gone AS (SELECT 'nobody' AS id) DELETE FROM courses WHERE id IN (SELECT id FROM gone)"),
+      () => store.run("DELETE FROM users WHERE id = 'u1'"),
+    ];
+    let last = c0;
+    for (const write of moves) {
+      await write();
+      expect(credentials(store)).not.toBe(last);
+      last = credentials(store);
+    }
+    let inside: unknown;
+    await store.tx(async () => {
+      inside = store.revisions();
+    });
+    expect(inside).toBeNull();
+  });
+
+  it("moves with another connection's commit, whatever it wrote", async () => {
+    const path = tempDb();
+    const store = await open(path);
+    const other = await open(path);
+    const c0 = credentials(store);
+    await other.run("INSERT INTO courses (id, title, created_at, updated_at) VALUES ('c9', 'Nine', 'x', 'x')");
+    expect(credentials(store)).not.toBe(c0);
+  });
+
+  it('widens to any table whose trigger names a credential table, or that a credential table cascades from', () => {
+    const db = new Database(':memory:');
+    try {
+      db.exec(`
+        CREATE TABLE users (id TEXT PRIMARY KEY);
+        CREATE TABLE tokens (id TEXT PRIMARY KEY, user_id TEXT REFERENCES users(id) ON DELETE CASCADE, org TEXT REFERENCES orgs(id) ON DELETE SET NULL);
+        CREATE TABLE orgs (id TEXT PRIMARY KEY);
+        CREATE TABLE audit (id TEXT);
+        CREATE TABLE purges (id TEXT);
+        CREATE TRIGGER purge AFTER INSERT ON purges BEGIN DELETE FROM Tokens WHERE id = NEW.id; END;
+        CREATE TRIGGER note AFTER INSERT ON orgs BEGIN INSERT INTO audit VALUES (NEW.id); END;
+      `);
+      expect([...credentialWriters(db)].sort()).toEqual(['orgs', 'purges', 'tokens', 'users']);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -61,6 +61,39 @@ describe("the mark of other connections' commits", () => {
     }
   });
 
+  it("is not moved by this connection's own commits, but by any other commit around them", () => {
+    const path = join(folder(), 'own.db');
+    const mine = connect(path);
+    const theirs = connect(path);
+    const others = otherCommits(mine);
+    const own = () => {
+      mine.prepare('INSERT INTO t VALUES (0)').run();
+      others.afterOwnCommit();
+    };
+    try {
+      let last = others.mark();
+      for (let i = 0; i < 5; i++) own();
+      expect(others.mark()).toBe(last);
+      const orders: [string, () => void][] = [
+        ['theirs, then ours', () => (theirs.prepare('INSERT INTO t VALUES (1)').run(), own())],
+        // Theirs lands between our commit and the store's look at it.
+        [
+          'ours, theirs, then the look',
+          () => (mine.prepare('INSERT INTO t VALUES (0)').run(), theirs.prepare('INSERT INTO t VALUES (1)').run(), others.afterOwnCommit()),
+        ],
+        ['ours, then theirs', () => (own(), theirs.prepare('INSERT INTO t VALUES (1)').run())],
+      ];
+      for (const [, happen] of orders) {
+        happen();
+        const now = others.mark();
+        expect(now).not.toBe(last);
+        last = now;
+      }
+    } finally {
+      others.close();
+    }
+  });
+
   it('finds the index of a file opened through a symbolic link (SQLite names it after the real file)', () => {
     const dir = folder();
     const real = join(dir, 'real.db');
