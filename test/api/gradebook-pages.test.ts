@@ -63,11 +63,11 @@ describe('the grades view is paged', () => {
     let path: string | null = '/courses/c1/gradebook/grades';
     const sizes: number[] = [];
     while (path) {
-      const res = await svc.call('GET', path);
+      const res: { status: number; body: { students: { studentId: string }[] }; headers: Headers } = await svc.call('GET', path);
       expect(res.status).toBe(200);
       sizes.push(res.body.students.length);
-      seen.push(...res.body.students.map((s: { studentId: string }) => s.studentId));
-      const link = res.headers.get('link');
+      seen.push(...res.body.students.map((s) => s.studentId));
+      const link: string | null = res.headers.get('link');
       path = link ? /^<\/api\/v1([^>]+)>; rel="next"$/.exec(link)![1]! : null;
     }
     expect(sizes).toEqual([100, 100, 50 + BASE_STUDENTS]);

@@ -54,7 +54,7 @@ describe('the read cache', () => {
     await svc.store.run("UPDATE tokens SET revoked_at = '2026-11-22T08:00:00.000Z' WHERE user_id = 'stu1'");
     const refused = await me();
     expect(refused.status).toBe(401);
-    expect((await refused.json()).error.code).toBe('unauthenticated');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
   });
 
   it.runIf(onSqlite)('counts a miss once per value read from the store, a hit once per value served', async () => {
@@ -108,7 +108,7 @@ describe('the read cache', () => {
     expect((await svc.call('DELETE', `/tokens/${made.id}`, undefined, 'inst')).status).toBe(200);
     const refused = await asToken();
     expect(refused.status).toBe(401);
-    expect((await refused.json()).error.code).toBe('unauthenticated');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
   });
 
   it('a token expires on time: the expiry is checked against the clock on every request', async () => {
@@ -172,7 +172,8 @@ describe('the read cache', () => {
     await importDataset(store, clock, BASE_DATASET, { replace: false });
     const deps: AppDeps = { store, clock, ids: sequentialIds(), auth: bearerAuthenticator(), readCache: new ReadCache() };
     const app = createApp(deps, ROUTE_MODULES);
-    const title = async () => (await (await app.request('http://test/api/v1/courses/c1', { headers: { authorization: 'Bearer tok-inst' } })).json()).title;
+    const title = async () =>
+      ((await (await app.request('http://test/api/v1/courses/c1', { headers: { authorization: 'Bearer tok-inst' } })).json()) as { title: string }).title;
     expect(await title()).toBe('Course One');
     expect(await title()).toBe('Course One');
     expect(deps.readCache!.stats().hits).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ afterEach(() => svc?.close());
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...utf8(p)] : p)));
 
-async function post(path: string, body: BodyInit, as = 'admin') {
+async function post(path: string, body: RequestInit['body'], as = 'admin') {
   const res = await svc.app.request(`http://t/api/v1${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer tok-${as}`, 'content-type': 'application/json' },

@@ -41,7 +41,7 @@ describe('serve picks its store like every local command', () => {
       // The served store is the profile's: the token and the course made through it are there.
       const res = await fetch(`${served.url}/api/v1/courses/crs_prof`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
-      expect((await res.json()).title).toBe('Kept in the profile store');
+      expect(((await res.json()) as { title: string }).title).toBe('Kept in the profile store');
     } finally {
       await served.stop();
     }

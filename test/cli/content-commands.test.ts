@@ -582,9 +582,9 @@ describe('lessons create', () => {
     const picks = ['crs_data101', 'mod_02'];
     const prompter = {
       ...scriptedPrompter([]),
-      select: async (_message: string, choices: { name: string; value: string }[]) => {
+      select: async <T extends string>(_message: string, choices: { name: string; value: T }[]) => {
         offered.push(choices);
-        return picks.shift()!;
+        return picks.shift()! as T;
       },
       input: async (message: string, opts?: { validate?: (v: string) => true | string }) => {
         if (message !== 'Minutes (1-240)?') return 'Checked';

@@ -238,6 +238,7 @@ describe('courses push', () => {
       port: 0,
       deterministic: false,
       allowReset: false,
+      allowAdmin: false,
       rateLimit: 'off',
       maxBody: 1024 * 1024,
       log: 'off',
@@ -252,7 +253,7 @@ describe('courses push', () => {
       expect((await s.lap(['courses', 'push', 'crs_stats', ...http, '--yes'])).stdout).toMatch(/is up to date with/);
       // The service now pushes to another store file: the sync mark is the service's.
       const other = trackStore(await cliStore('empty'));
-      writeFileSync(join(s.laptop.env.XDG_CONFIG_HOME, 'coursebook', 'config.json'), JSON.stringify({ profiles: { spare: { db: other.db } } }));
+      writeFileSync(join(s.laptop.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json'), JSON.stringify({ profiles: { spare: { db: other.db } } }));
       // The service is this end (no --db: a store and a service together are a usage error).
       const relayed = await runCli(['--base-url', server.url, '--token', 'tok-admin', 'courses', 'push', 'crs_stats', '--to', 'spare', '--yes'], {
         env: s.laptop.env,

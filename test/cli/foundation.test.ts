@@ -49,16 +49,20 @@ describe('serve', () => {
 
   it('reset restores the seed exactly (records, ids and clock)', async () => {
     const auth = { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' };
-    const created = await (await fetch(`${served.url}/api/v1/courses`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Extra' }) })).json();
+    const created = (await (
+      await fetch(`${served.url}/api/v1/courses`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Extra' }) })
+    ).json()) as { id: string; createdAt: string };
     expect(created.id).toBe('crs_0001');
     expect(created.createdAt).toBe('2026-01-01T00:00:00.000Z');
     const dumpBefore = await (await fetch(`${served.url}/api/v1/dump`, { headers: auth })).text();
     expect(dumpBefore).toContain('crs_0001');
     const reset = await fetch(`${served.url}/api/v1/_reset`, { method: 'POST', headers: auth });
     expect(reset.status).toBe(200);
-    const list = await (await fetch(`${served.url}/api/v1/courses`, { headers: auth })).json();
+    const list = (await (await fetch(`${served.url}/api/v1/courses`, { headers: auth })).json()) as { id: string }[];
     expect(list.map((c: { id: string }) => c.id)).toEqual(['crs_data101']);
-    const again = await (await fetch(`${served.url}/api/v1/courses`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Extra' }) })).json();
+    const again = (await (await fetch(`${served.url}/api/v1/courses`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Extra' }) })).json()) as {
+      id: string;
+    };
     expect(again.id).toBe('crs_0001');
     await fetch(`${served.url}/api/v1/_reset`, { method: 'POST', headers: auth });
   });

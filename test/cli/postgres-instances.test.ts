@@ -80,7 +80,7 @@ describe('two serve instances on one PostgreSQL database', () => {
     expect(winners).toHaveLength(1);
     expect(conflicts).toHaveLength(19);
     expect(winners[0]!.body).toEqual({ ok: true, version: 1 });
-    for (const c of conflicts) expect(c.body.error).toMatchObject({ code: 'conflict', details: { currentVersion: 1 } });
+    for (const c of conflicts) expect((c.body as { error: unknown }).error).toMatchObject({ code: 'conflict', details: { currentVersion: 1 } });
     // Both instances read the one write that won, and nothing else.
     const won = winners[0]!.i;
     for (const server of [a, b])
@@ -110,10 +110,10 @@ describe('two serve instances on one PostgreSQL database', () => {
           if (name === 'a' && killed) return;
           throw err;
         }
-        const body = await res.json().catch(() => null);
+        const body = (await res.json().catch(() => null)) as { version: number } | null;
         if (name === 'a' && killed && res.status !== 200) return;
         expect(res.status, JSON.stringify(body)).toBe(200);
-        version = body.version;
+        version = body!.version;
         acked.push({ student, version, reason });
         ackedOn[name]++;
         if (name === 'a' && !killed && ackedOn.a >= KILL_AFTER) {
@@ -162,6 +162,6 @@ describe('instances started at the same moment on an empty database', () => {
     expect(created.status).toBe(201);
     const read = await fetch(`${second.url}/api/v1/courses/crs_from_first`, { headers: ADMIN });
     expect(read.status).toBe(200);
-    expect((await read.json()).title).toBe('Written through the first instance');
+    expect(((await read.json()) as { title: string }).title).toBe('Written through the first instance');
   });
 });

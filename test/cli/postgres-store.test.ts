@@ -52,7 +52,7 @@ describe('--db postgres://USER@HOST:PORT/DB', () => {
     ]);
     const listed = await runCli(['--db', url, '--json', 'courses', 'list'], { env: home.env });
     expect(JSON.parse(listed.stdout).map((c: { id: string }) => c.id)).toEqual(['crs_data101', 'crs_pg']);
-    expect(existsSync(join(home.env.XDG_DATA_HOME, 'coursebook'))).toBe(false);
+    expect(existsSync(join(home.env.XDG_DATA_HOME!, 'coursebook'))).toBe(false);
   });
 
   it('COURSEBOOK_DB and a profile db select it the same way; whoami shows the URL without its password', async () => {

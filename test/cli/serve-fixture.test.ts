@@ -32,7 +32,7 @@ describe('serve --memory without a seed', () => {
     expect(token).toMatch(/^cbk_[A-Za-z0-9_-]{43}$/);
     const me = await get(s, '/me', token);
     expect(me.status).toBe(200);
-    expect((await me.json()).user).toMatchObject({ id: 'usr_admin', admin: true });
+    expect(((await me.json()) as { user: unknown }).user).toMatchObject({ id: 'usr_admin', admin: true });
     expect((await get(s, '/me')).status).toBe(401);
     const reset = await fetch(`${s.url}/api/v1/_reset`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(reset.status).toBe(200);
@@ -173,7 +173,10 @@ describe('serve fixture flags', () => {
     expect(added.status).toBe(201);
     await expect(get(s, '/courses', 'demo-admin-token')).rejects.toThrow('fetch failed');
     expect((await get(s, '/courses', 'demo-admin-token')).status).toBe(200);
-    const journal = await (await fetch(`${s.url}/api/v1/_admin/requests?path=/courses`, { headers: admin })).json();
+    const journal = (await (await fetch(`${s.url}/api/v1/_admin/requests?path=/courses`, { headers: admin })).json()) as {
+      status: number | null;
+      faultId: string | null;
+    }[];
     expect(journal.map((e: { status: number | null; faultId: string | null }) => [e.status, e.faultId])).toEqual([
       [null, 'flt_1'],
       [200, null],

@@ -29,6 +29,7 @@ function options(over: Partial<ServeOptions> = {}): ServeOptions & { err(): stri
     port: 0,
     deterministic: false,
     allowReset: false,
+    allowAdmin: false,
     rateLimit: 'off',
     maxBody: 1024 * 1024,
     log: 'off',
@@ -41,7 +42,7 @@ const seedOf = (file = DEMO) => ({ name: file, text: readFileSync(file, 'utf8') 
 
 async function json(server: RunningServer, path: string, init: RequestInit = {}) {
   const res = await fetch(`${server.url}${path}`, init);
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('serve --db FILE --seed FILE: restarts lose nothing', () => {

@@ -59,9 +59,9 @@ export async function twoStores(): Promise<Setup> {
   const hub = await cliStore(HUB);
   trackStore(laptop);
   trackStore(hub);
-  mkdirSync(join(laptop.env.XDG_CONFIG_HOME, 'coursebook'), { recursive: true });
+  mkdirSync(join(laptop.env.XDG_CONFIG_HOME!, 'coursebook'), { recursive: true });
   writeFileSync(
-    join(laptop.env.XDG_CONFIG_HOME, 'coursebook', 'config.json'),
+    join(laptop.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json'),
     JSON.stringify({ profiles: { hub: { db: hub.db }, 'hub-inst': { db: hub.db, as: 'inst' }, 'hub-other': { db: hub.db, as: 'inst2' }, empty: {} } }),
   );
   const ids = sequentialIds();

@@ -51,7 +51,7 @@ describe('grading properties', () => {
     seed: fc.integer(),
   });
 
-  const build = (c: fc.RecordValue<typeof course> extends infer T ? T : never, lowest: number) => {
+  const build = (c: typeof course extends fc.Arbitrary<infer T> ? T : never, lowest: number) => {
     const setup = setupWith({
       cats: [
         ['c0', 50, { drop: { lowest, highest: 0, keepAtLeast: 1 } }],

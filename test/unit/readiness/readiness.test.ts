@@ -1,18 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blockingItemNumbers, computeReadiness, DEFAULT_RUBRIC, type ReadinessInput, roundHalfUp1 } from '../../../src/domain/readiness/index.js';
+import type { StoredBlockValue } from '../../../src/schemas/content.js';
 
 const NOW = '2026-11-22T12:00:00.000Z';
 let n = 0;
-const block = (lessonId: string | null, type: string, fields: Record<string, unknown> = {}, position = 0) => ({
-  id: `b${++n}`,
-  lessonId,
-  position,
-  type,
-  aiState: null as 'draft' | null,
-  origin: 'human',
-  ...fields,
-});
+/** A stored block of any type; the fields given are the type's own (tests build wrong ones on purpose). */
+const block = (lessonId: string | null, type: string, fields: Record<string, unknown> = {}, position = 0) =>
+  ({
+    id: `b${++n}`,
+    lessonId,
+    position,
+    type,
+    aiState: null as 'draft' | null,
+    origin: 'human',
+    ...fields,
+  }) as StoredBlockValue;
 const DESCRIPTION = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
 
 /** A course where every automatic item is met. */
@@ -40,7 +43,7 @@ function good(): ReadinessInput {
         status: 'published',
         points: 10,
         dueAt: NOW,
-        rubric: [{}],
+        rubric: [{ id: 'r1', title: 'Argument', description: 'Makes a case.', levels: [] }],
         instructions: [block(null, 'paragraph', { text: 'Write.' }, 0)],
       },
     ],
