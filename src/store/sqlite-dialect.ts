@@ -247,8 +247,9 @@ class CachedSqliteConnection implements StoreConnection {
     const prepared = this.#prepare(sql);
     const { statement } = prepared;
     const parameters = params as unknown[];
-    if (statement.reader) return { rows: statement.all(parameters) as Row[], changes: 0 };
     try {
+      // A reader may write too (INSERT ... RETURNING): #ran looks at what it may change.
+      if (statement.reader) return { rows: statement.all(parameters) as Row[], changes: 0 };
       return { rows: [], changes: statement.run(parameters).changes };
     } finally {
       this.#ran(prepared);
