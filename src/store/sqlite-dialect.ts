@@ -40,9 +40,11 @@ const MAX_CACHED_STATEMENTS = 2000;
 export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revisions' | 'ownChanges'> & { close(): void } {
   // A file may be changed by other connections (other processes, other stores on the same
   // file). An in-memory database is this connection's alone, so its own count of changes is
-  // the whole revision.
-  const others = db.memory ? null : otherCommits(db);
-  const connection = new CachedSqliteConnection(db, credentialWriters(db), () => others?.afterOwnCommit());
+  // the whole revision. Looked at from the first revision taken on (serve's first request):
+  // a CLI call never takes one, and its start pays nothing for it.
+  let others: ReturnType<typeof otherCommits> | null | undefined;
+  const othersNow = () => (others === undefined ? (others = db.memory ? null : otherCommits(db)) : others);
+  const connection = new CachedSqliteConnection(db, () => others?.afterOwnCommit());
   const queue = new ConnectionQueue();
   return {
     hold: async (fn) => {
@@ -75,7 +77,8 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
       }
     },
     revisions: () => {
-      const mark = others ? `:${others.mark()}` : '';
+      const watched = othersNow();
+      const mark = watched ? `:${watched.mark()}` : '';
       return { all: `${connection.changeCount}${mark}`, credentials: `${connection.credentialChangeCount}${mark}` };
     },
     ownChanges: (scope: RevisionScope) => (scope === 'credentials' ? connection.credentialChangeCount : connection.changeCount),
@@ -213,9 +216,11 @@ class CachedSqliteConnection implements StoreConnection {
    */
   credentialChangeCount = 0;
 
+  /** credentialWriters, read from the schema when a changing statement is first prepared. */
+  #credentialWriters: ReadonlySet<string> | null = null;
+
   constructor(
     readonly db: Database.Database,
-    readonly credentialWriters: ReadonlySet<string>,
     /** Called when a statement of this connection has just committed (see otherCommits). */
     readonly committed: () => void,
   ) {}
@@ -274,7 +279,9 @@ class CachedSqliteConnection implements StoreConnection {
   /** A changing statement may change a credential unless it is a plain write of a table that cannot reach one. */
   #mayWriteCredentials(sql: string): boolean {
     const table = WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase();
-    return table === undefined || this.credentialWriters.has(table);
+    if (table === undefined) return true;
+    this.#credentialWriters ??= credentialWriters(this.db);
+    return this.#credentialWriters.has(table);
   }
 }
 
