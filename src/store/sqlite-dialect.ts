@@ -43,7 +43,10 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
   // the whole revision. Looked at from the first revision taken on (serve's first request):
   // a CLI call never takes one, and its start pays nothing for it.
   let others: ReturnType<typeof otherCommits> | null | undefined;
-  const othersNow = () => (others === undefined ? (others = db.memory ? null : otherCommits(db)) : others);
+  const othersNow = () => {
+    if (others === undefined) others = db.memory ? null : otherCommits(db);
+    return others;
+  };
   const connection = new CachedSqliteConnection(db, () => others?.afterOwnCommit());
   const queue = new ConnectionQueue();
   return {
