@@ -33,9 +33,9 @@ export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}):
         return { user, scopes: new Set(claims.scopes), credential: { kind: 'jwt', id: claims.jti } };
       }
 
-      // Looked up again whenever a token or user may have changed, so a revocation holds at once. Kept
-      // under the secret itself, which the request carries anyway: a request served from the
-      // cache needs no hashing.
+      // Looked up again whenever a token or user may have changed, so a revocation holds at
+      // once. Kept under the secret itself, which the request carries anyway: a request served
+      // from the cache needs no hashing.
       const reads = c.get('reads') ?? directReads;
       const token = await reads.remember(`token\0${secret}`, () => findTokenByHash(deps.store, sha256Hex(secret)), CREDENTIALS);
       if (!token) throw new AppError('unauthenticated', 'The bearer token is not known.');

@@ -13,9 +13,9 @@
  * narrower revision of the credentials (Store.revisions): a write that cannot change a
  * token or a user (a grade, a course) leaves them kept, so a burst of writes does not look
  * the same credential up for every request; revoking a token, or any write the store cannot
- * tell apart from one, moves it, and the very next request reads the token again. Where the store has no cheap revision
- * (PostgreSQL) or outside serve (a CLI call is one request), nothing is kept and every read
- * goes to the store, as before.
+ * tell apart from one, moves it, and the very next request reads the token again. Where
+ * the store has no cheap revision (PostgreSQL) or outside serve (a CLI call is one
+ * request), nothing is kept and every read goes to the store, as before.
  */
 import type { RevisionScope, Store } from '../store/db.js';
 
