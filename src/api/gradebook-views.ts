@@ -31,9 +31,7 @@ interface CourseGradebook {
 }
 
 async function courseGradebook(store: Store, courseId: string): Promise<CourseGradebook> {
-  const setup = await loadSetup(store, courseId);
-  const items = await publishedItems(store, courseId);
-  return { setup, items, students: await listStudents(store, courseId) };
+  return { setup: await loadSetup(store, courseId), items: await publishedItems(store, courseId), students: await listStudents(store, courseId) };
 }
 
 async function gradeSlice(store: Store, grader: Grader, courseId: string, book: CourseGradebook, students: GradeStudent[], now: string, detail: boolean) {

@@ -1,7 +1,7 @@
 /**
  * serve's read cache (the Performance issue, #19): what a request read from the store, kept
  * for the next requests that find the store unchanged. A request takes the store's revision
- * once, when it arrives (Store.revision: it moves with every write of this process, a
+ * once, when it arrives (Store.revisions: `all` moves with every write of this process, a
  * rolled-back one too, and on SQLite with every commit of any other connection to the
  * file). It is served only what was read at that same revision. What it reads is kept under
  * that revision only when this process wrote nothing while it read; what another

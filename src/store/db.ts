@@ -59,15 +59,13 @@ export interface Store {
    */
   readonly snapshot?: () => Uint8Array;
   /**
-   * A mark that is different whenever what a read answers may have changed since the mark
-   * was last taken: any write of this process (a rolled-back one too) or, on SQLite, any
-   * commit by another connection to the same file. Null where no such mark is cheap
-   * (PostgreSQL, whose other instances write unseen) and inside a transaction (whose reads
-   * see writes not yet committed). What serve's read cache (api/read-cache.ts) keys on.
-   * `revisions()` gives it (`all`) with the narrower mark of the credentials (`credentials`),
-   * taken together.
+   * Marks that are different whenever what a read answers may have changed since they were
+   * last taken: `all`, with any write of this process (a rolled-back one too); `credentials`,
+   * with a write that may change a token or a user; both, on SQLite, with any commit by
+   * another connection to the same file. Null where no such mark is cheap (PostgreSQL,
+   * whose other instances write unseen) and inside a transaction (whose reads see writes
+   * not yet committed). What serve's read cache (api/read-cache.ts) keys on.
    */
-  revision(): string | null;
   revisions(): Revisions | null;
   /**
    * How many statements that may change data this process has run on the store (`all`), or
@@ -245,7 +243,6 @@ export function storeOver(parts: DialectParts): Store {
     dialect: parts.dialect,
     path: parts.path,
     ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
-    revision: () => (parts.revisions && !current.getStore() ? parts.revisions().all : null),
     revisions: () => (parts.revisions && !current.getStore() ? parts.revisions() : null),
     ownChanges: (scope = 'all') => parts.ownChanges?.(scope) ?? 0,
     async get<R>(sql: string, ...params: unknown[]) {

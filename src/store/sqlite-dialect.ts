@@ -117,11 +117,10 @@ export function otherCommits(db: Database.Database): {
   close(): void;
 } {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  const index = walIndexFile(db);
-  if (index === null) return { source: 'data_version', mark: () => dataVersion.get() as number, afterOwnCommit: () => {}, close: () => {} };
-  const seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  const opened = walIndexFile(db);
+  if (opened === null) return { source: 'data_version', mark: () => dataVersion.get() as number, afterOwnCommit: () => {}, close: () => {} };
+  const { fd: index, header: seen } = opened;
   const header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
-  readSync(index, seen, 0, WAL_INDEX_HEADER_BYTES, 0);
   let version = dataVersion.get() as number;
   let changes = 0;
   return {
@@ -151,8 +150,8 @@ export function otherCommits(db: Database.Database): {
   };
 }
 
-/** The open `-shm` file of a WAL database whose header checks out, or null. */
-function walIndexFile(db: Database.Database): number | null {
+/** The open `-shm` file of a WAL database whose header checks out, and that header; or null. */
+function walIndexFile(db: Database.Database): { fd: number; header: Buffer } | null {
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') return null;
   // A read makes SQLite open (or build) the WAL index; SQLite names it after the database
   // file with symbolic links resolved.
@@ -167,7 +166,7 @@ function walIndexFile(db: Database.Database): number | null {
   const read = readSync(fd, header, 0, WAL_INDEX_HEADER_BYTES, 0);
   // iVersion (native byte order) and isInit, set once the index is built.
   const version = header.readUInt32LE(0) === WAL_INDEX_VERSION || header.readUInt32BE(0) === WAL_INDEX_VERSION;
-  if (read === WAL_INDEX_HEADER_BYTES && version && header[12] === 1) return fd;
+  if (read === WAL_INDEX_HEADER_BYTES && version && header[12] === 1) return { fd, header };
   closeSync(fd);
   return null;
 }

@@ -85,7 +85,7 @@ describe('the read cache', () => {
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     if (onSqlite) expect(hits(svc)).toBeGreaterThan(before);
     else {
-      expect(svc.store.revision()).toBeNull();
+      expect(svc.store.revisions()).toBeNull();
       expect(hits(svc)).toBe(0);
     }
   });

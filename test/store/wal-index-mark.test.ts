@@ -30,6 +30,19 @@ const connect = (path: string, wal = true) => {
   return db;
 };
 
+/** `mine`'s mark reads `source`, and moves when `theirs` commits. */
+function expectSeesTheirCommit(mine: Database.Database, theirs: Database.Database, source: 'wal-index' | 'data_version') {
+  const others = otherCommits(mine);
+  try {
+    expect(others.source).toBe(source);
+    const before = others.mark();
+    theirs.prepare('INSERT INTO t VALUES (7)').run();
+    expect(others.mark()).not.toBe(before);
+  } finally {
+    others.close();
+  }
+}
+
 describe("the mark of other connections' commits", () => {
   it('reads the WAL index on a WAL file, and moves with each commit of another connection, not with reads', () => {
     const path = join(folder(), 'x.db');
@@ -100,32 +113,12 @@ describe("the mark of other connections' commits", () => {
     connect(real).close();
     const link = join(dir, 'link.db');
     symlinkSync(real, link);
-    const mine = connect(link);
-    const theirs = connect(real);
-    const others = otherCommits(mine);
-    try {
-      expect(others.source).toBe('wal-index');
-      const before = others.mark();
-      theirs.prepare('INSERT INTO t VALUES (7)').run();
-      expect(others.mark()).not.toBe(before);
-    } finally {
-      others.close();
-    }
+    expectSeesTheirCommit(connect(link), connect(real), 'wal-index');
   });
 
   it('falls back to data_version on a file that is not in WAL mode', () => {
     const path = join(folder(), 'rollback.db');
-    const mine = connect(path, false);
-    const theirs = connect(path, false);
-    const others = otherCommits(mine);
-    try {
-      expect(others.source).toBe('data_version');
-      const before = others.mark();
-      theirs.prepare('INSERT INTO t VALUES (1)').run();
-      expect(others.mark()).not.toBe(before);
-    } finally {
-      others.close();
-    }
+    expectSeesTheirCommit(connect(path, false), connect(path, false), 'data_version');
   });
 
   it('any mix of commits, reads and checkpoints (the WAL restarting included): a commit always moves it, reads alone never do', () => {
