@@ -119,13 +119,17 @@ export function otherCommits(db: Database.Database): {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const opened = walIndexFile(db);
   if (opened === null) return { source: 'data_version', mark: () => dataVersion.get() as number, afterOwnCommit: () => {}, close: () => {} };
-  const { fd: index, header: seen } = opened;
+  const { header: seen } = opened;
+  // Null once closed: a second close must not close whatever file the kernel has since
+  // given the same descriptor number.
+  let index: number | null = opened.fd;
   const header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   let version = dataVersion.get() as number;
   let changes = 0;
   return {
     source: 'wal-index',
     mark: () => {
+      if (index === null) return changes;
       readSync(index, header, 0, WAL_INDEX_HEADER_BYTES, 0);
       if (!header.equals(seen)) {
         header.copy(seen);
@@ -139,6 +143,7 @@ export function otherCommits(db: Database.Database): {
     // of theirs before the header was read shows in data_version, and one after it shows in
     // the next mark. Only a write pays these two reads.
     afterOwnCommit: () => {
+      if (index === null) return;
       readSync(index, seen, 0, WAL_INDEX_HEADER_BYTES, 0);
       const now = dataVersion.get() as number;
       if (now !== version) {
@@ -146,7 +151,11 @@ export function otherCommits(db: Database.Database): {
         changes++;
       }
     },
-    close: () => closeSync(index),
+    close: () => {
+      if (index === null) return;
+      closeSync(index);
+      index = null;
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -32,6 +32,22 @@ describe('openStore', () => {
     const again = await openStore(path);
     expect(await value(again, 'PRAGMA user_version')).toBe(SCHEMA_VERSION);
     await again.close();
+  });
+
+  it('closing twice is harmless: the second close leaves alone a file opened in between', async () => {
+    const path = tempDb();
+    const store = await openStore(path);
+    // A revision opens the WAL index, a file the store holds open until it closes.
+    expect(store.revisions()?.all).toMatch(/:/);
+    await store.close();
+    // The kernel hands out the lowest free descriptor: most likely the one the index had.
+    const other = openSync(path, 'r');
+    try {
+      await store.close();
+      expect(fstatSync(other).isFile()).toBe(true);
+    } finally {
+      closeSync(other);
+    }
   });
 
   it('refuses a store written by a newer build with a clear error', async () => {

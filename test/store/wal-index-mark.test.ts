@@ -3,7 +3,7 @@
 // It must move after every commit another connection makes (a CLI call, a second serve, any
 // program), and stay put while they only read, or serve's read cache would answer stale
 // data or nothing at all.
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -71,6 +71,20 @@ describe("the mark of other connections' commits", () => {
       expect(others.mark()).not.toBe(last);
     } finally {
       others.close();
+    }
+  });
+
+  it('closes its file once: a second close leaves alone a file opened in between', () => {
+    const path = join(folder(), 'twice.db');
+    const others = otherCommits(connect(path));
+    expect(others.source).toBe('wal-index');
+    others.close();
+    const other = openSync(path, 'r');
+    try {
+      others.close();
+      expect(fstatSync(other).isFile()).toBe(true);
+    } finally {
+      closeSync(other);
     }
   });
 
