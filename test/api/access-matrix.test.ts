@@ -9,7 +9,7 @@ import { createApp } from '../../src/api/app.js';
 import { type OperationId, POLICIES } from '../../src/api/policies.js';
 import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/index.js';
-import { SCOPES } from '../../src/schemas/people.js';
+import { SCOPES, type Scope } from '../../src/schemas/people.js';
 import { makeService, type TestService } from '../helpers/app.js';
 import { testFixtureTools } from '../helpers/fixture.js';
 
@@ -203,22 +203,22 @@ const NOT_IN_MATRIX = new Set<string>(['openapi', 'reset']);
  * scope and one with every other scope. Each request then runs in a rehearsal (rolled back),
  * so every caller meets the same starting state without a new store per request.
  */
-function service(scope: string | null) {
+function service(scope: Scope | null) {
   const scoped = ROLES.filter((r) => r !== 'none').flatMap((role) =>
     scope
       ? [
-          { token: `only-${role}`, userId: role, scopes: [scope] as never },
-          { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') as never },
+          { token: `only-${role}`, userId: role, scopes: [scope] },
+          { token: `without-${role}`, userId: role, scopes: SCOPES.filter((s) => s !== scope && s !== '*') },
         ]
       : [],
   );
   return makeService({
-    tokens: [{ id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] as never }, ...scoped],
+    tokens: [{ id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] }, ...scoped],
     lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5, status: 'published' }],
     blocks: [{ id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI', origin: 'ai', aiState: 'draft' }],
     assignments: [{ id: 'a1', moduleId: 'm1', title: 'A', points: 10, status: 'published' }],
     submissions: [{ id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: 1, submittedAt: '2026-11-20T00:00:00Z', grade: { score: 7 } }],
-    gradebookSetups: [setup as never],
+    gradebookSetups: [setup],
     findings: [{ courseId: 'c1', itemId: '2.2', verdict: 'met', evidence: 'e' }],
     attestations: [{ courseId: 'c1', itemId: '5.1', rubricId: 'course-essentials', by: 'inst', byName: 'I', note: '', at: '2026-11-01T00:00:00Z' }],
     templates: [

@@ -31,7 +31,7 @@ const RUBRIC = [
 function authored(extra: Partial<DatasetInput> = {}): Promise<TestService> {
   return makeService({
     users: [{ id: 'inst2', name: 'Olga Other' }],
-    tokens: [{ token: 'tok-inst2', userId: 'inst2', scopes: ['*'] as never }],
+    tokens: [{ token: 'tok-inst2', userId: 'inst2', scopes: ['*'] }],
     courses: [
       { id: 'c1', title: 'Course One', description: 'A test course.' },
       { id: 'c2', title: 'Course Two' },

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { importDataset } from '../../src/store/dataset.js';
-import { makeService, type TestService } from '../helpers/app.js';
+import { type DatasetRecord, makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -24,7 +24,7 @@ const DEFAULT_CATEGORY = (courseId: string) => ({
 const categoriesOf = async (courseId: string) => (await svc.call('GET', `/courses/${courseId}/gradebook/setup`)).body.categories;
 
 /** A full setup for c1 whose categories are listed out of order: `late` (position 0) comes first by position. */
-const twoCategorySetup = (courseId = 'c1') => ({
+const twoCategorySetup = (courseId = 'c1'): DatasetRecord<'gradebookSetups'> => ({
   courseId,
   mode: 'weighted',
   categories: [
@@ -130,7 +130,7 @@ describe('an assignment created without categoryId', () => {
   });
 
   it('goes into the first category by position (then id), not the first listed', async () => {
-    svc = await makeService({ gradebookSetups: [twoCategorySetup() as never] });
+    svc = await makeService({ gradebookSetups: [twoCategorySetup()] });
     const a = (await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10 })).body;
     expect(a.categoryId).toBe('late');
   });
@@ -138,12 +138,12 @@ describe('an assignment created without categoryId', () => {
   it('a tie on position goes to the smaller id (code-point order)', async () => {
     const setup = twoCategorySetup();
     setup.categories[0]!.position = 0;
-    svc = await makeService({ gradebookSetups: [setup as never] });
+    svc = await makeService({ gradebookSetups: [setup] });
     expect((await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10 })).body.categoryId).toBe('early');
   });
 
   it('stays in no category when the setup has none, or when categoryId is null', async () => {
-    svc = await makeService({ gradebookSetups: [{ ...twoCategorySetup(), categories: [] } as never] });
+    svc = await makeService({ gradebookSetups: [{ ...twoCategorySetup(), categories: [] }] });
     expect((await svc.call('POST', '/modules/m1/assignments', { title: 'A', points: 10 })).body.categoryId).toBeNull();
     svc.close();
     svc = await makeService();

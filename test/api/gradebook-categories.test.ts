@@ -42,7 +42,7 @@ const course = () =>
         mode: 'weighted',
         categories: [cat('quiz', 0, 40), cat('lab', 1, 60), cat('spare', 2, 0)],
         studentNotes: [{ categoryId: 'quiz', text: 'Quizzes are open book.' }],
-      } as never,
+      },
     ],
   });
 

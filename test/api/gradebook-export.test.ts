@@ -32,7 +32,7 @@ const course = () =>
       { id: 's2', assignmentId: 'a2', studentId: 'stu1', attempt: 1, submittedAt: '2026-11-01T10:00:00Z', grade: { score: 15 } },
       { id: 's3', assignmentId: 'a1', studentId: 'stu3', attempt: 1, submittedAt: '2026-11-01T10:00:00Z', grade: { score: 6 } },
     ],
-    gradebookSetups: [setup as never],
+    gradebookSetups: [setup],
     finalGrades: [
       { courseId: 'c1', studentId: 'stu2', letter: 'B', percent: null, reason: 'r', version: 1, updatedBy: 'inst', updatedAt: '2026-11-01T00:00:00Z' },
     ],

@@ -64,7 +64,7 @@ const course = (options: Parameters<typeof makeService>[1] = {}) =>
         { id: 's22b', assignmentId: 'a2', studentId: 'stu2', attempt: 2, submittedAt: '2026-11-12T00:00:00Z' },
         { id: 's23', assignmentId: 'a3', studentId: 'stu2', attempt: 1, submittedAt: '2026-11-20T00:00:00Z', grade: graded(18) },
       ],
-      gradebookSetups: [setup as never],
+      gradebookSetups: [setup],
     },
     options,
   );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeService, type TestService } from '../helpers/app.js';
+import { type DatasetRecord, makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -20,12 +20,12 @@ const SCHEME = {
     ['D', 63],
     ['D-', 60],
     ['F', 0],
-  ].map(([letter, min]) => ({ letter, min })),
+  ].map(([letter, min]) => ({ letter: String(letter), min: Number(min) })),
   rounding: { decimals: 1, mode: 'half-up' },
   letterFrom: 'rounded',
-};
+} satisfies DatasetRecord<'gradebookSetups'>['scheme'];
 
-const setup = (over: Record<string, unknown> = {}) => ({
+const setup = (over: Partial<DatasetRecord<'gradebookSetups'>> = {}): DatasetRecord<'gradebookSetups'> => ({
   courseId: 'c1',
   mode: 'weighted',
   categories: [
@@ -62,7 +62,7 @@ const course = () =>
       { id: 's4', assignmentId: 'a1', studentId: 'stu2', attempt: 1, submittedAt: '2026-11-01T10:00:00Z', grade: grade(10) },
       { id: 's5', assignmentId: 'a3', studentId: 'stu2', attempt: 1, submittedAt: '2026-11-10T10:00:00Z' },
     ],
-    gradebookSetups: [setup() as never],
+    gradebookSetups: [setup()],
   });
 
 describe('gradebook setup', () => {
@@ -225,7 +225,7 @@ describe('setup checks and dismissals', () => {
 
   it('more than 200 dismissals is conflict', async () => {
     svc = await course();
-    const filler = Array.from({ length: 200 }, (_, i) => ({ code: 'category-empty', target: `gone${i}`, by: 'inst', at: '2026-11-01T00:00:00.000Z' }));
+    const filler = Array.from({ length: 200 }, (_, i) => ({ code: 'category-empty' as const, target: `gone${i}`, by: 'inst', at: '2026-11-01T00:00:00.000Z' }));
     const s = setup({
       dismissedChecks: filler,
       categories: [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopIfAdded } from '../../src/domain/people/reporting-lines.js';
-import { makeService, type TestService } from '../helpers/app.js';
+import { type DatasetRecord, makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
@@ -19,7 +19,7 @@ const TEMPLATE = {
     { key: 'wrap', title: 'Wrap-up', lessons: [] },
   ],
   accessFloor: 60,
-};
+} satisfies DatasetRecord<'templates'>;
 
 describe('templates', () => {
   it('create gives new modules start placement; owners default by role', async () => {
@@ -43,7 +43,7 @@ describe('templates', () => {
             { ...TEMPLATE.modules[1]!, placement: 'end' },
           ],
         },
-      ] as never,
+      ],
     });
     const res = await svc.call('PATCH', '/templates/tpl1', {
       accessFloor: 75,
@@ -73,14 +73,14 @@ describe('templates', () => {
     [{ name: '' }, 'name'],
     [{ owner: { kind: 'user' } }, 'owner.userId'],
   ])('invalid PATCH %j names %s', async (body, path) => {
-    svc = await makeService({ templates: [TEMPLATE] as never });
+    svc = await makeService({ templates: [TEMPLATE] });
     const res = await svc.call('PATCH', '/templates/tpl1', body);
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
   it('only admins or the owner of a user-owned template change it', async () => {
-    svc = await makeService({ templates: [{ id: 'own', name: 'Own', owner: { kind: 'user', userId: 'inst' } }, TEMPLATE] as never });
+    svc = await makeService({ templates: [{ id: 'own', name: 'Own', owner: { kind: 'user', userId: 'inst' } }, TEMPLATE] });
     expect((await svc.call('PATCH', '/templates/own', { name: 'X' }, 'inst')).status).toBe(200);
     expect((await svc.call('PATCH', '/templates/own', { name: 'X' }, 'rev')).status).toBe(403);
     expect((await svc.call('PATCH', '/templates/tpl1', { name: 'X' }, 'inst')).status).toBe(403);
@@ -100,7 +100,7 @@ describe('templates', () => {
             { ...TEMPLATE.modules[0]!, placement: 'start' },
           ],
         },
-      ] as never,
+      ],
     });
     const course = await svc.call('POST', '/templates/tpl1/courses', { title: 'From template' });
     expect(course.status).toBe(201);
@@ -116,7 +116,7 @@ describe('templates', () => {
   });
 
   it('bulk update applies all or nothing', async () => {
-    svc = await makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] as never });
+    svc = await makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] });
     const bad = await svc.call('POST', '/templates/bulk-update', {
       updates: [
         { id: 'tpl1', patch: { accessFloor: 80 } },
@@ -187,7 +187,7 @@ describe('certificates', () => {
       tokens: [
         { token: 'tok-boss', userId: 'boss', scopes: ['*'] },
         { token: 'tok-bigboss', userId: 'bigboss', scopes: ['*'] },
-      ] as never,
+      ],
       reportingLines: [
         { managerId: 'boss', reportId: 'stu1' },
         { managerId: 'bigboss', reportId: 'boss' },
@@ -271,7 +271,7 @@ describe('reporting lines', () => {
 
 describe('owners and queries', () => {
   it('a user owner must exist; an unknown query parameter is invalid', async () => {
-    svc = await makeService({ templates: [TEMPLATE] as never });
+    svc = await makeService({ templates: [TEMPLATE] });
     expect((await svc.call('POST', '/templates', { name: 'X', owner: { kind: 'user', userId: 'ghost' } })).status).toBe(404);
     expect((await svc.call('PATCH', '/templates/tpl1', { owner: { kind: 'user', userId: 'ghost' } })).status).toBe(404);
     const res = await svc.call('GET', '/certificates?user=stu1');

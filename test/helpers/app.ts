@@ -17,6 +17,9 @@ import { openStore, type Store } from '../../src/store/db.js';
 import { conforming } from './openapi-conformance.js';
 import { createDatabase } from './postgres.js';
 
+/** One record of a dataset collection as a dataset file may give it: `DatasetRecord<'templates'>`. */
+export type DatasetRecord<K extends keyof DatasetInput> = NonNullable<DatasetInput[K]> extends ReadonlyArray<infer R> ? R : never;
+
 export const T0 = '2026-11-22T08:30:00.000Z';
 
 /**
@@ -48,7 +51,7 @@ export const BASE_DATASET: DatasetInput = {
     { id: 'stu2', name: 'Tess Student' },
     { id: 'out', name: 'Otto Outsider' },
   ],
-  tokens: ['admin', 'inst', 'rev', 'stu1', 'stu2', 'out'].map((u) => ({ token: `tok-${u}`, userId: u, scopes: ['*'] as never })),
+  tokens: ['admin', 'inst', 'rev', 'stu1', 'stu2', 'out'].map((u) => ({ token: `tok-${u}`, userId: u, scopes: ['*' as const] })),
   courses: [{ id: 'c1', title: 'Course One', description: 'A test course.' }],
   enrollments: [
     { courseId: 'c1', userId: 'inst', role: 'instructor' },
