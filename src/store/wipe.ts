@@ -37,8 +37,16 @@ export async function isStoreEmpty(store: Store): Promise<boolean> {
   return true;
 }
 
-/** Numbering of the history table starts again at 1 after a wipe, as in a new store. */
+/** The tables numbered by the store: their numbering starts again at 1 after a wipe. */
+const NUMBERED = [
+  { table: 'final_grade_history', column: 'seq' },
+  { table: 'grade_slots', column: 'slot' },
+];
+
+/** Numbering starts again at 1 after a wipe, as in a new store. */
 async function resetSequences(store: Store): Promise<void> {
-  if (store.dialect === 'sqlite') await store.run("DELETE FROM sqlite_sequence WHERE name = 'final_grade_history'");
-  else await store.run("SELECT setval(pg_get_serial_sequence('final_grade_history', 'seq'), 1, false)");
+  for (const { table, column } of NUMBERED) {
+    if (store.dialect === 'sqlite') await store.run('DELETE FROM sqlite_sequence WHERE name = ?', table);
+    else await store.run(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), 1, false)`);
+  }
 }
