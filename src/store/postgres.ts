@@ -63,7 +63,12 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<S
     begin: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
     retryable: (err, elapsedMs) => RETRYABLE.has((err as { code?: string }).code ?? '') && elapsedMs < MAX_TX_SECONDS * 1000,
     placeholders: numberedPlaceholders,
-    close: () => kysely.destroy(),
+    // Kysely ends the pool only if it ever ran a statement: a store opened (migrated through the
+    // pool) and closed unused kept the migration's connection open.
+    close: async () => {
+      await kysely.destroy();
+      if (!pool.ended) await pool.end();
+    },
   });
 }
 

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openStore } from '../../src/store/db.js';
 import { ROOT, runCli, tempHome } from '../helpers/cli.js';
 import { dropDatabase } from '../helpers/postgres.js';
 import { startServe } from '../helpers/serve.js';
@@ -183,5 +184,28 @@ describe('--db-pool N', () => {
     expect(capped).toBeGreaterThanOrEqual(1);
     expect(capped).toBeLessThanOrEqual(2);
     expect(await burst([])).toBeGreaterThan(2);
+  });
+});
+
+describe('closing a PostgreSQL store', () => {
+  it('leaves no connection behind, even when the store ran no statement after opening', async () => {
+    const name = `cli_${randomUUID().replaceAll('-', '')}`;
+    databases.push(name);
+    const fresh = await copyOfTemplate(adminUrl, name);
+    const connections = async () => (await query<{ n: number }>(adminUrl, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]))[0]!.n;
+    // A server process leaves pg_stat_activity shortly after its client hangs up, not at once.
+    const connectionsOnceSettled = async () => {
+      for (let tries = 0; tries < 50 && (await connections()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+      return connections();
+    };
+    const unused = await openStore(fresh);
+    expect(await connections()).toBeGreaterThan(0);
+    await unused.close();
+    expect(await connectionsOnceSettled()).toBe(0);
+    const used = await openStore(fresh);
+    expect((await used.all('SELECT id FROM courses')).length).toBe(0);
+    await used.close();
+    await used.close();
+    expect(await connectionsOnceSettled()).toBe(0);
   });
 });
