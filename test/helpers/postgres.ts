@@ -3,8 +3,8 @@
  * machine (Debian's postgresql package: initdb and pg_ctl on PATH or under
  * /usr/lib/postgresql/<version>/bin). It lives in a temporary folder, listens on 127.0.0.1
  * on a free port (and a socket in that folder), trusts every local connection, and trades
- * durability for speed (fsync, synchronous_commit and full_page_writes off; no autovacuum):
- * nothing in it outlives the run. As root it runs as the `postgres` OS user, since PostgreSQL refuses root.
+ * durability for speed (fsync, synchronous_commit and full_page_writes off): nothing in it
+ * outlives the run. As root it runs as the `postgres` OS user, since PostgreSQL refuses root.
  *
  * A watchdog process stops the cluster and removes its folder once the process that started
  * it is gone, so a test run killed before its teardown does not leave a postmaster behind.
@@ -145,9 +145,6 @@ export async function startPostgres(): Promise<RunningPostgres> {
         'synchronous_commit = off',
         'full_page_writes = off',
         'max_connections = 200',
-        // An autovacuum worker visiting the freshly migrated template holds it, and copies of
-        // it are refused (55006) until the worker is gone: seconds at the start of each worker.
-        'autovacuum = off',
         '',
       ].join('\n'),
     );
