@@ -4,7 +4,7 @@
  * Scope: a token with only the operation's scope must behave like `*`; a token with every
  * scope but it is forbidden wherever the caller could otherwise act.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { type OperationId, POLICIES } from '../../src/api/policies.js';
 import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from '../../src/api/routes/index.js';
@@ -198,9 +198,9 @@ function withFixtureControl(svc: TestService): TestService {
 const NOT_IN_MATRIX = new Set<string>(['openapi', 'reset']);
 
 /**
- * One service per operation holds every caller's tokens: each role's own `tok-<role>` (the
- * base dataset), the instructor's `inst-own`, and per role a token with only the operation's
- * scope and one with every other scope. Each request then runs in a rehearsal (rolled back),
+ * A service for a scope holds every caller's tokens: each role's own `tok-<role>` (the
+ * base dataset), the instructor's `inst-own`, and per role a token with only that scope and
+ * one with every other scope. Each request then runs in a rehearsal (rolled back),
  * so every caller meets the same starting state without a new store per request.
  */
 function service(scope: Scope | null) {
@@ -262,6 +262,18 @@ async function send(base: TestService, token: string | null, req: { method: stri
 
 describe('access matrix', () => {
   const ops = Object.keys(POLICIES) as OperationId[];
+  // One service per scope, shared by the operations that need it: every request is rolled
+  // back, so each operation still meets the dataset as loaded (a service per operation
+  // loaded it a hundred times, most of this file's time on PostgreSQL).
+  const services = new Map<Scope | null, Promise<TestService>>();
+  const serviceFor = (scope: Scope | null) => {
+    let svc = services.get(scope);
+    if (!svc) services.set(scope, (svc = service(scope)));
+    return svc;
+  };
+  afterAll(async () => {
+    for (const svc of services.values()) await (await svc).close();
+  });
 
   it('every registered route has a POLICIES row, and every row a route', async () => {
     const svc = withFixtureControl(await makeService());
@@ -284,33 +296,29 @@ describe('access matrix', () => {
     const policy = POLICIES[op];
     const designed = BY_RULE[policy.rule]!;
     it(`${op} (${policy.rule}, scope ${policy.scope ?? 'none'})`, async () => {
-      const svc = withFixtureControl(await service(policy.scope ?? null));
-      try {
-        for (let i = 0; i < ROLES.length; i++) {
-          const role = ROLES[i]!;
-          const want = req.overrides?.[role] ?? designed[i]!;
-          const token = role === 'none' ? null : role === 'inst' && op === 'revokeToken' ? 'inst-own' : `tok-${role}`;
-          const got = await send(svc, token, req);
-          const label = `${op} as ${role}: ${got.status} ${got.text.slice(0, 160)}`;
-          if (want === 'ok') expect([200, 201, ...(req.conflictOk ? [409] : [])], label).toContain(got.status);
-          else expect(got.status, label).toBe(want);
+      const svc = withFixtureControl(await serviceFor(policy.scope ?? null));
+      for (let i = 0; i < ROLES.length; i++) {
+        const role = ROLES[i]!;
+        const want = req.overrides?.[role] ?? designed[i]!;
+        const token = role === 'none' ? null : role === 'inst' && op === 'revokeToken' ? 'inst-own' : `tok-${role}`;
+        const got = await send(svc, token, req);
+        const label = `${op} as ${role}: ${got.status} ${got.text.slice(0, 160)}`;
+        if (want === 'ok') expect([200, 201, ...(req.conflictOk ? [409] : [])], label).toContain(got.status);
+        else expect(got.status, label).toBe(want);
 
-          if (policy.scope && role !== 'none') {
-            const only = await send(svc, `only-${role}`, req);
-            const without = await send(svc, `without-${role}`, req);
-            if (want === 'ok') {
-              expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(
-                only.status,
-              );
-              expect(without.status, `${label} [without ${policy.scope}]`).toBe(403);
-            } else {
-              // A 404 from visibility comes before the scope check; reset's 404 comes from its handler, after it.
-              expect(without.status, `${label} [without ${policy.scope}]`).toBe(want === 404 && op !== 'reset' ? 404 : 403);
-            }
+        if (policy.scope && role !== 'none') {
+          const only = await send(svc, `only-${role}`, req);
+          const without = await send(svc, `without-${role}`, req);
+          if (want === 'ok') {
+            expect([200, 201, ...(req.conflictOk ? [409] : [])], `${label} [only ${policy.scope}] ${only.status} ${only.text.slice(0, 120)}`).toContain(
+              only.status,
+            );
+            expect(without.status, `${label} [without ${policy.scope}]`).toBe(403);
+          } else {
+            // A 404 from visibility comes before the scope check; reset's 404 comes from its handler, after it.
+            expect(without.status, `${label} [without ${policy.scope}]`).toBe(want === 404 && op !== 'reset' ? 404 : 403);
           }
         }
-      } finally {
-        await svc.close();
       }
     });
   }
