@@ -31,8 +31,16 @@ export const T0 = '2026-11-22T08:30:00.000Z';
  */
 export async function openTestStore(): Promise<Store> {
   if (process.env.COURSEBOOK_TEST_STORE !== 'postgres') return openStore(':memory:');
-  const url = emptied.pop() ?? (await createDatabase(inject('pgAdminUrl'), `t_${randomUUID().replaceAll('-', '')}`, { template: 'coursebook_template' }));
+  const url =
+    emptied.pop() ?? overSocket(await createDatabase(inject('pgAdminUrl'), `t_${randomUUID().replaceAll('-', '')}`, { template: 'coursebook_template' }));
   return reusedOnClose(await openStore(url, { pool: 3 }), url);
+}
+
+/** The database of a test cluster URL, reached through the cluster's Unix socket (pgSocketUrl). */
+function overSocket(url: string): string {
+  const socket = new URL(inject('pgSocketUrl'));
+  socket.pathname = new URL(url).pathname;
+  return socket.toString();
 }
 
 /**

@@ -30,6 +30,11 @@ const START_ATTEMPTS = 5;
 export interface RunningPostgres {
   /** The superuser's URL of the `postgres` database, e.g. postgres://postgres@127.0.0.1:PORT/postgres. */
   url: string;
+  /**
+   * The same server through its Unix socket (`?host=` the socket's folder): about a quarter
+   * less time a statement than loopback TCP, for the stores the API suite opens by the hundred.
+   */
+  socketUrl: string;
   stop(): Promise<void>;
 }
 
@@ -152,6 +157,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     let stopped: Promise<void> | null = null;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      socketUrl: `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(folder)}`,
       stop() {
         stopped ??= (async () => {
           endWatchdog();

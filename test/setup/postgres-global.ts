@@ -12,6 +12,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** postgres://postgres@127.0.0.1:PORT/postgres of the run's cluster. */
     pgAdminUrl: string;
+    /** The same through the cluster's Unix socket: postgres://postgres@localhost:PORT/postgres?host=FOLDER. */
+    pgSocketUrl: string;
   }
 }
 
@@ -21,6 +23,7 @@ export const TEMPLATE_DATABASE = 'coursebook_template';
 export default async function setup(project: TestProject) {
   const postgres = await startPostgres();
   project.provide('pgAdminUrl', postgres.url);
+  project.provide('pgSocketUrl', postgres.socketUrl);
   const url = await createDatabase(postgres.url, TEMPLATE_DATABASE);
   const store = await openStore(url, { pool: 1 });
   await store.close();
