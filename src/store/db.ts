@@ -221,7 +221,7 @@ export interface DialectParts {
 /** The Store over a dialect's connections: transaction binding, retries and the statement helpers. */
 export function storeOver(parts: DialectParts): Store {
   const current = new AsyncLocalStorage<StoreConnection>();
-  let closed = false;
+  let closing: Promise<void> | null = null;
   // An enabled AsyncLocalStorage makes every async resource the process creates copy its
   // value, whichever store it belongs to: a process that opens many stores (tests; a tool
   // moving data between two) slowed down in proportion to how many it had ever opened. So it
@@ -308,12 +308,13 @@ export function storeOver(parts: DialectParts): Store {
       });
     },
     // Idempotent: a caller that closes its store and a cleanup that closes every store it
-    // opened may both call it.
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      current.disable();
-      await parts.close();
+    // opened may both call it, and both are answered when the store is closed.
+    close: () => {
+      closing ??= (async () => {
+        current.disable();
+        await parts.close();
+      })();
+      return closing;
     },
   };
 }

@@ -56,21 +56,23 @@ const emptied: string[] = [];
  * still the one the template has. A test that broke its database leaves it behind.
  */
 function reusedOnClose(store: Store, url: string): Store {
-  let closed = false;
+  let closing: Promise<void> | null = null;
+  const closeAndGiveBack = async () => {
+    let empty = false;
+    try {
+      await wipeStore(store);
+      empty = (await store.get('SELECT version FROM coursebook_schema'))?.version === SCHEMA_VERSION && (await isStoreEmpty(store));
+    } catch {
+      empty = false;
+    }
+    await store.close();
+    if (empty) emptied.push(url);
+  };
   return {
     ...store,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      let empty = false;
-      try {
-        await wipeStore(store);
-        empty = (await store.get('SELECT version FROM coursebook_schema'))?.version === SCHEMA_VERSION && (await isStoreEmpty(store));
-      } catch {
-        empty = false;
-      }
-      await store.close();
-      if (empty) emptied.push(url);
+    close: () => {
+      closing ??= closeAndGiveBack();
+      return closing;
     },
   };
 }

@@ -50,6 +50,14 @@ describe('openStore', () => {
     }
   });
 
+  it('a second close while the first is under way resolves too, with the store closed', async () => {
+    const store = await openStore(tempDb());
+    const first = store.close();
+    await store.close();
+    await expect(store.all('SELECT 1')).rejects.toThrow();
+    await first;
+  });
+
   it('refuses a store written by a newer build with a clear error', async () => {
     const path = tempDb();
     await (await openStore(path)).close();
