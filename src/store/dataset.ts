@@ -1,28 +1,22 @@
 /**
  * Dataset import (fixtures, `coursebook import`, `serve --seed`, course files) and dump.
- * Import checks the whole file first (shape, duplicate ids, records that already exist,
- * references, positions, and the same rules every other entry path applies: a course's
- * rubric is installed, a standards rubric is sound, a gradebook setup is sound) and lists
- * every problem with its path; only a sound file is written, in one transaction, through
- * the table descriptions of tables.ts.
+ * Import checks the whole file first (its shape here; then, in dataset-checks.ts, duplicate
+ * ids, records that already exist, references, positions, and the same rules every other
+ * entry path applies: a course's rubric is installed, a standards rubric is sound, a
+ * gradebook setup is sound) and lists every problem with its path; only a sound file is
+ * written, in one transaction, through the table descriptions of tables.ts.
  */
-import { courseRubricProblems } from '../domain/content/course-rules.js';
 import { defaultGradebookSetup } from '../domain/grading/defaults.js';
-import { setupProblems } from '../domain/grading/setup-soundness.js';
-import { DEFAULT_RUBRIC, rubricProblems } from '../domain/readiness/index.js';
-import { AppError, type Problem } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { textProblems } from '../schemas/text.js';
-import { assignmentCourses } from './assignments.js';
-import { getModule } from './courses.js';
+import { duplicateIdProblems, placePositions, recordsAlreadyStored, referenceProblems, tokenHashOf, tokenIdOf } from './dataset-checks.js';
 import type { Store } from './db.js';
 import { gradeCellsForBulkWrite } from './grade-cells.js';
 import { getFinalGrade, hasFinalGradeHistoryVersion, latestFinalGradeHistoryVersion } from './gradebook.js';
-import { siblingPositions } from './positions.js';
-import { rubricExists } from './readiness.js';
 import { gradedState } from './submissions.js';
 import {
   ASSIGNMENTS,
@@ -47,14 +41,13 @@ import {
   REPORTING_LINES,
   RUBRICS,
   recordExists,
-  recordsExisting,
   SUBMISSIONS,
   type Table,
   TEMPLATES,
   TOKENS,
   USERS,
 } from './tables.js';
-import { sha256Hex, storedTokensLike } from './tokens.js';
+import { storedTokensLike } from './tokens.js';
 
 export interface ImportOptions {
   replace: boolean;
@@ -80,10 +73,6 @@ export function parseDataset(input: unknown): DatasetValue {
   return parsed.data;
 }
 
-/** A dataset token's id: its own, or one numbered by its place in the file. */
-const tokenIdOf = (t: { id?: string | undefined }, i: number): string => t.id ?? `tok_import_${String(i + 1).padStart(4, '0')}`;
-const tokenHashOf = (t: { token?: string | undefined; tokenSha256?: string | undefined }): string => t.tokenSha256 ?? sha256Hex(t.token!);
-
 export async function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): Promise<ImportSummary> {
   const d = parseDataset(input);
   const tokenHashes = d.tokens.map(tokenHashOf);
@@ -94,181 +83,11 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     firstRead ??= clock.now();
     return firstRead;
   };
-  const problems: Problem[] = [];
-  const problem = (path: string, message: string) => problems.push({ path, message });
-  const prefixed = (prefix: string, list: Problem[]) => list.forEach((p) => problem(`${prefix}.${p.path}`, p.message));
 
-  // --- ids unique within the file -----------------------------------------------------
-  const unique = (collection: string, keys: string[]) => {
-    const seen = new Map<string, number>();
-    keys.forEach((k, i) => {
-      if (seen.has(k)) problem(`${collection}[${i}]`, `duplicate of ${collection}[${seen.get(k)}] (${k})`);
-      else seen.set(k, i);
-    });
-  };
-  unique(
-    'users',
-    d.users.map((r) => r.id),
-  );
-  unique(
-    'tokens',
-    d.tokens.flatMap((r) => (r.id ? [r.id] : [])),
-  );
-  // A secret is stored once (its hash is unique): two tokens may not share one.
-  unique(
-    'tokens',
-    tokenHashes.map((h) => `secret sha256 ${h}`),
-  );
-  unique(
-    'courses',
-    d.courses.map((r) => r.id),
-  );
-  unique(
-    'enrollments',
-    d.enrollments.map((r) => `${r.courseId}/${r.userId}`),
-  );
-  unique(
-    'modules',
-    d.modules.map((r) => r.id),
-  );
-  unique(
-    'lessons',
-    d.lessons.map((r) => r.id),
-  );
-  unique('blocks', [...d.blocks.map((r) => r.id), ...d.assignments.flatMap((a) => a.instructions.map((b) => b.id))]);
-  unique(
-    'assignments',
-    d.assignments.map((r) => r.id),
-  );
-  unique(
-    'submissions',
-    d.submissions.map((r) => r.id),
-  );
-  unique(
-    'submissions',
-    d.submissions.map((r) => `attempt ${r.attempt} of ${r.studentId} on ${r.assignmentId}`),
-  );
-  unique(
-    'gradebookSetups',
-    d.gradebookSetups.map((r) => r.courseId),
-  );
-  unique(
-    'finalGrades',
-    d.finalGrades.map((r) => `${r.courseId}/${r.studentId}`),
-  );
-  unique(
-    'rubrics',
-    d.rubrics.map((r) => r.id),
-  );
-  unique(
-    'findings',
-    d.findings.map((r) => `${r.courseId}/${r.itemId}`),
-  );
-  unique(
-    'attestations',
-    d.attestations.map((r) => `${r.courseId}/${r.rubricId}/${r.itemId}`),
-  );
-  unique(
-    'templates',
-    d.templates.map((r) => r.id),
-  );
-  unique(
-    'certificates',
-    d.certificates.map((r) => r.id),
-  );
-  unique(
-    'certificates',
-    d.certificates.map((r) => `code ${r.code}`),
-  );
-  unique(
-    'reportingLines',
-    d.reportingLines.map((r) => `${r.managerId}/${r.reportId}`),
-  );
-
-  // --- records that already exist (before references and positions, which they would confuse)
+  // --- checks (dataset-checks.ts): every problem is listed before anything is written ----
+  const problems = duplicateIdProblems(d, tokenHashes);
   if (!options.replace) {
-    const conflicts: Problem[] = [];
-    const check = async <V>(collection: string, table: Table<V>, keys: string[][]) => {
-      const existing = await recordsExisting(store, table, keys);
-      keys.forEach((k, i) => {
-        if (existing[i]) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
-      });
-    };
-    await check(
-      'users',
-      USERS,
-      d.users.map((r) => [r.id]),
-    );
-    await check(
-      'tokens',
-      TOKENS,
-      d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])),
-    );
-    await check(
-      'courses',
-      COURSES,
-      d.courses.map((r) => [r.id]),
-    );
-    await check(
-      'enrollments',
-      ENROLLMENTS,
-      d.enrollments.map((r) => [r.courseId, r.userId]),
-    );
-    await check(
-      'modules',
-      MODULES,
-      d.modules.map((r) => [r.id]),
-    );
-    await check(
-      'lessons',
-      LESSONS,
-      d.lessons.map((r) => [r.id]),
-    );
-    await check(
-      'blocks',
-      BLOCKS,
-      d.blocks.map((r) => [r.id]),
-    );
-    await check(
-      'assignments',
-      ASSIGNMENTS,
-      d.assignments.map((r) => [r.id]),
-    );
-    await check(
-      'submissions',
-      SUBMISSIONS,
-      d.submissions.map((r) => [r.id]),
-    );
-    await check(
-      'finalGrades',
-      FINAL_GRADES,
-      d.finalGrades.map((r) => [r.courseId, r.studentId]),
-    );
-    await check(
-      'rubrics',
-      RUBRICS,
-      d.rubrics.map((r) => [r.id]),
-    );
-    await check(
-      'findings',
-      FINDINGS,
-      d.findings.map((r) => [r.courseId, r.itemId]),
-    );
-    await check(
-      'templates',
-      TEMPLATES,
-      d.templates.map((r) => [r.id]),
-    );
-    await check(
-      'certificates',
-      CERTIFICATES,
-      d.certificates.map((r) => [r.id]),
-    );
-    await check(
-      'reportingLines',
-      REPORTING_LINES,
-      d.reportingLines.map((r) => [r.managerId, r.reportId]),
-    );
+    const conflicts = await recordsAlreadyStored(store, d);
     if (conflicts.length > 0) {
       throw new AppError(
         'conflict',
@@ -277,164 +96,9 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       );
     }
   }
-
-  // --- references (to the file or to the store) and the rules of every entry path -------
-  const inFile = {
-    users: new Set(d.users.map((r) => r.id)),
-    courses: new Set(d.courses.map((r) => r.id)),
-    modules: new Map(d.modules.map((r) => [r.id, r.courseId])),
-    lessons: new Set(d.lessons.map((r) => r.id)),
-    assignments: new Map<string, string>(),
-    certificates: new Set(d.certificates.map((r) => r.id)),
-    rubrics: new Set(d.rubrics.map((r) => r.id)),
-  };
-  const exists = async <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) =>
-    inFile[kind].has(id) || (await recordExists(store, table, [id]));
-  const user = (id: string) => exists('users', USERS, id);
-  /** Whether each of many user ids is in the file or the store, asked of the store in batches. */
-  const usersKnown = async (ids: readonly string[]): Promise<(id: string) => boolean> => {
-    const asked = [...new Set(ids.filter((id) => !inFile.users.has(id)))];
-    const found = await recordsExisting(
-      store,
-      USERS,
-      asked.map((id) => [id]),
-    );
-    const stored = new Set(asked.filter((_, k) => found[k]));
-    return (id) => inFile.users.has(id) || stored.has(id);
-  };
-  const course = (id: string) => exists('courses', COURSES, id);
-  const moduleCourse = async (id: string): Promise<string | undefined> => inFile.modules.get(id) ?? (await getModule(store, id))?.courseId;
-  const ref = (ok: boolean, path: string, what: string, id: string) => {
-    if (!ok) problem(path, `${what} ${JSON.stringify(id)} does not exist in the file or the store`);
-  };
-
-  d.rubrics.forEach((r, i) => {
-    if (r.id === DEFAULT_RUBRIC.id) problem(`rubrics[${i}].id`, `${JSON.stringify(r.id)} is the built-in rubric's id`);
-    prefixed(`rubrics[${i}]`, rubricProblems(r));
-  });
-  const installedRubrics = new Set(inFile.rubrics);
-  for (const c of d.courses) if (await rubricExists(store, c.rubricId)) installedRubrics.add(c.rubricId);
-  d.courses.forEach((c, i) =>
-    prefixed(
-      `courses[${i}]`,
-      courseRubricProblems(c.rubricId, (id) => installedRubrics.has(id)),
-    ),
-  );
-  await eachInOrder(d.tokens, async (r, i) => {
-    ref(await user(r.userId), `tokens[${i}].userId`, 'user', r.userId);
-    const id = tokenIdOf(r, i);
-    const other = (await storedTokensLike(store, id, tokenHashes[i]!)).find((t) => t.tokenSha256 === tokenHashes[i] && t.id !== id);
-    if (other) problem(`tokens[${i}]`, `its secret is already stored as token ${other.id}`);
-  });
-  const enrolledUser = await usersKnown(d.enrollments.map((r) => r.userId));
-  await eachInOrder(d.enrollments, async (r, i) => {
-    ref(await course(r.courseId), `enrollments[${i}].courseId`, 'course', r.courseId);
-    ref(enrolledUser(r.userId), `enrollments[${i}].userId`, 'user', r.userId);
-  });
-  await eachInOrder(d.modules, async (r, i) => ref(await course(r.courseId), `modules[${i}].courseId`, 'course', r.courseId));
-  const lessonCourse = new Map<string, string>();
-  await eachInOrder(d.lessons, async (r, i) => {
-    const owner = await moduleCourse(r.moduleId);
-    ref(owner !== undefined, `lessons[${i}].moduleId`, 'module', r.moduleId);
-    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner)
-      problem(`lessons[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
-    if (owner !== undefined) lessonCourse.set(r.id, owner);
-  });
-  await eachInOrder(d.blocks, async (r, i) => ref(await exists('lessons', LESSONS, r.lessonId), `blocks[${i}].lessonId`, 'lesson', r.lessonId));
-  await eachInOrder(d.assignments, async (r, i) => {
-    const owner = await moduleCourse(r.moduleId);
-    ref(owner !== undefined, `assignments[${i}].moduleId`, 'module', r.moduleId);
-    if (owner !== undefined && r.courseId !== undefined && r.courseId !== owner)
-      problem(`assignments[${i}].courseId`, `must be ${JSON.stringify(owner)}, the course of module ${r.moduleId}`);
-    if (owner !== undefined) inFile.assignments.set(r.id, owner);
-  });
-  // The course of every assignment a submission names (for the grade cells built after the
-  // writes) and the users they name: looked up in batches, since a file may hold millions.
-  const submissionCourse = new Map(inFile.assignments);
-  const storedAssignments = [...new Set(d.submissions.map((r) => r.assignmentId).filter((id) => !submissionCourse.has(id)))];
-  for (const [id, courseId] of await assignmentCourses(store, storedAssignments)) submissionCourse.set(id, courseId);
-  const knownUser = await usersKnown(d.submissions.map((r) => r.studentId));
-  d.submissions.forEach((r, i) => {
-    ref(submissionCourse.has(r.assignmentId), `submissions[${i}].assignmentId`, 'assignment', r.assignmentId);
-    ref(knownUser(r.studentId), `submissions[${i}].studentId`, 'user', r.studentId);
-  });
-  await eachInOrder(d.gradebookSetups, async (s, i) => {
-    ref(await course(s.courseId), `gradebookSetups[${i}].courseId`, 'course', s.courseId);
-    prefixed(`gradebookSetups[${i}]`, setupProblems(s, s.courseId));
-  });
-  await eachInOrder(d.finalGrades, async (r, i) => {
-    ref(await course(r.courseId), `finalGrades[${i}].courseId`, 'course', r.courseId);
-    ref(await user(r.studentId), `finalGrades[${i}].studentId`, 'user', r.studentId);
-  });
-  await eachInOrder(d.finalGradeHistory, async (r, i) => ref(await course(r.courseId), `finalGradeHistory[${i}].courseId`, 'course', r.courseId));
-  await eachInOrder(d.findings, async (r, i) => ref(await course(r.courseId), `findings[${i}].courseId`, 'course', r.courseId));
-  await eachInOrder(d.attestations, async (r, i) => ref(await course(r.courseId), `attestations[${i}].courseId`, 'course', r.courseId));
-  await eachInOrder(d.templates, async (t, i) => {
-    if (t.owner.kind === 'user') ref(await user(t.owner.userId), `templates[${i}].owner.userId`, 'user', t.owner.userId);
-    const keys = new Set<string>();
-    t.modules.forEach((m, k) => {
-      if (keys.has(m.key)) problem(`templates[${i}].modules[${k}].key`, `duplicate key ${JSON.stringify(m.key)}`);
-      keys.add(m.key);
-    });
-  });
-  await eachInOrder(d.certificates, async (r, i) => {
-    ref(await user(r.userId), `certificates[${i}].userId`, 'user', r.userId);
-    if (r.replaces) ref(await exists('certificates', CERTIFICATES, r.replaces), `certificates[${i}].replaces`, 'certificate', r.replaces);
-    if (r.replacedBy) ref(await exists('certificates', CERTIFICATES, r.replacedBy), `certificates[${i}].replacedBy`, 'certificate', r.replacedBy);
-  });
-  await eachInOrder(d.reportingLines, async (r, i) => {
-    ref(await user(r.managerId), `reportingLines[${i}].managerId`, 'user', r.managerId);
-    ref(await user(r.reportId), `reportingLines[${i}].reportId`, 'user', r.reportId);
-    if (r.managerId === r.reportId) problem(`reportingLines[${i}]`, 'a user cannot report to themself');
-  });
-
-  // --- positions: given ones kept, missing ones appended, then each parent must be 0..n-1
-  const place = async <T extends { id: string; position?: number | undefined }>(
-    records: T[],
-    collection: string,
-    table: Parameters<typeof siblingPositions>[1],
-    parentOf: (r: T) => string | undefined,
-  ): Promise<Map<string, number>> => {
-    const result = new Map<string, number>();
-    const groups = new Map<string, number[]>();
-    records.forEach((r, i) => {
-      const parent = parentOf(r);
-      if (parent === undefined) return;
-      const list = groups.get(parent) ?? [];
-      list.push(i);
-      groups.set(parent, list);
-    });
-    for (const [parent, indexes] of groups) {
-      const fileIds = new Set(indexes.map((i) => records[i]!.id));
-      const taken = (await siblingPositions(store, table, parent)).filter((s) => !fileIds.has(s.id)).map((s) => s.position);
-      let next = taken.length === 0 ? 0 : Math.max(...taken) + 1;
-      for (const i of indexes) {
-        const r = records[i]!;
-        const pos = r.position ?? next;
-        next = Math.max(next, pos + 1);
-        taken.push(pos);
-        result.set(r.id, pos);
-      }
-      const sorted = [...taken].sort((a, b) => a - b);
-      if (sorted.some((p, k) => p !== k)) {
-        problem(
-          `${collection}[${indexes[0]}].position`,
-          `positions under ${table.parent.replace('_id', '')} ${JSON.stringify(parent)} must be 0..${sorted.length - 1} with no gaps or repeats (got ${sorted.join(', ')})`,
-        );
-      }
-    }
-    return result;
-  };
-  const modulePos = await place(d.modules, 'modules', { table: 'modules', parent: 'course_id' }, (r) => r.courseId);
-  const lessonPos = await place(d.lessons, 'lessons', { table: 'lessons', parent: 'module_id' }, (r) => r.moduleId);
-  const blockPos = await place(d.blocks, 'blocks', { table: 'blocks', parent: 'lesson_id' }, (r) => r.lessonId);
-  const assignmentPos = await place(d.assignments, 'assignments', { table: 'assignments', parent: 'module_id' }, (r) => r.moduleId);
-  d.assignments.forEach((a, i) => {
-    const positions = a.instructions.map((b, k) => b.position ?? k).sort((x, y) => x - y);
-    if (positions.some((p, k) => p !== k))
-      problem(`assignments[${i}].instructions`, `block positions must be 0..${positions.length - 1} with no gaps or repeats`);
-  });
-
+  const { lessonCourse, assignmentCourse, submissionCourse, problems: referenceList } = await referenceProblems(store, d, tokenHashes);
+  const positions = await placePositions(store, d);
+  problems.push(...referenceList, ...positions.problems);
   if (problems.length > 0) {
     throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
   }
@@ -474,15 +138,19 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     await writeAll(ENROLLMENTS, d.enrollments);
     await writeAll(
       MODULES,
-      d.modules.map((m) => ({ ...m, position: modulePos.get(m.id)! })),
+      d.modules.map((m) => ({ ...m, position: positions.modules.get(m.id)! })),
     );
     await writeAll(
       LESSONS,
-      d.lessons.map((l) => ({ ...l, courseId: lessonCourse.get(l.id)!, position: lessonPos.get(l.id)! })),
+      d.lessons.map((l) => ({ ...l, courseId: lessonCourse.get(l.id)!, position: positions.lessons.get(l.id)! })),
     );
     await writeAll(
       ASSIGNMENTS,
-      d.assignments.map(({ instructions: _instructions, ...a }) => ({ ...a, courseId: inFile.assignments.get(a.id)!, position: assignmentPos.get(a.id)! })),
+      d.assignments.map(({ instructions: _instructions, ...a }) => ({
+        ...a,
+        courseId: assignmentCourse.get(a.id)!,
+        position: positions.assignments.get(a.id)!,
+      })),
     );
     await writeAll(
       BLOCKS,
@@ -490,7 +158,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     );
     await writeAll(
       BLOCKS,
-      d.blocks.map((b) => block(b, { lessonId: b.lessonId, assignmentId: null, position: blockPos.get(b.id)! })),
+      d.blocks.map((b) => block(b, { lessonId: b.lessonId, assignmentId: null, position: positions.blocks.get(b.id)! })),
     );
     const submissions = d.submissions.map((s) => ({
       ...s,
