@@ -43,7 +43,11 @@ const NUMBERED = [
   { table: 'grade_slots', column: 'slot' },
 ];
 
-/** Numbering starts again at 1 after a wipe, as in a new store. */
+/**
+ * Numbering starts again at 1 after a wipe, as in a new store. Slots are otherwise never
+ * reused, so that grade cells written under a retired slot stop counting; after a wipe no
+ * cell is left to name one.
+ */
 async function resetSequences(store: Store): Promise<void> {
   for (const { table, column } of NUMBERED) {
     if (store.dialect === 'sqlite') await store.run('DELETE FROM sqlite_sequence WHERE name = ?', table);
