@@ -8,7 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningServer, type ServeOptions, startServer } from '../../src/serve/server.js';
+import { type RunningServer, startServer } from '../../src/serve/server.js';
+import type { ServeOptions } from '../../src/serve/service.js';
 import { ROOT, runCli, tempHome } from '../helpers/cli.js';
 import { openSocket, parseResponse, rawExchange, readUntilClosed } from '../helpers/raw-http.js';
 import { startServe } from '../helpers/serve.js';

@@ -8,7 +8,7 @@ import type { FixtureTools } from '../../src/api/context.js';
 import { faultRules } from '../../src/domain/fixture/faults.js';
 import { requestJournal } from '../../src/domain/fixture/journal.js';
 import { controllableClock } from '../../src/runtime/controllable-clock.js';
-import { type BuiltService, buildService, type ServeOptions } from '../../src/serve/server.js';
+import { type BuiltService, buildService, type ServeOptions } from '../../src/serve/service.js';
 import { BASE_DATASET, T0 } from './app.js';
 
 /** The wall clock of in-process fixtures: a fixed instant, so journal entries repeat. */
