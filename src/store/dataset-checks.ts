@@ -32,7 +32,7 @@ import {
   recordExists,
   recordsExisting,
   SUBMISSIONS,
-  type Table,
+  type TableKey,
   TEMPLATES,
   TOKENS,
   USERS,
@@ -94,88 +94,30 @@ export function duplicateIdProblems(d: DatasetValue, tokenHashes: readonly strin
  * holds. Run before references and positions, which such records would confuse.
  */
 export async function recordsAlreadyStored(store: Store, d: DatasetValue): Promise<Problem[]> {
+  const keyed: [collection: string, table: TableKey, keys: string[][]][] = [
+    ['users', USERS, d.users.map((r) => [r.id])],
+    ['tokens', TOKENS, d.tokens.flatMap((r) => (r.id ? [[r.id]] : []))],
+    ['courses', COURSES, d.courses.map((r) => [r.id])],
+    ['enrollments', ENROLLMENTS, d.enrollments.map((r) => [r.courseId, r.userId])],
+    ['modules', MODULES, d.modules.map((r) => [r.id])],
+    ['lessons', LESSONS, d.lessons.map((r) => [r.id])],
+    ['blocks', BLOCKS, d.blocks.map((r) => [r.id])],
+    ['assignments', ASSIGNMENTS, d.assignments.map((r) => [r.id])],
+    ['submissions', SUBMISSIONS, d.submissions.map((r) => [r.id])],
+    ['finalGrades', FINAL_GRADES, d.finalGrades.map((r) => [r.courseId, r.studentId])],
+    ['rubrics', RUBRICS, d.rubrics.map((r) => [r.id])],
+    ['findings', FINDINGS, d.findings.map((r) => [r.courseId, r.itemId])],
+    ['templates', TEMPLATES, d.templates.map((r) => [r.id])],
+    ['certificates', CERTIFICATES, d.certificates.map((r) => [r.id])],
+    ['reportingLines', REPORTING_LINES, d.reportingLines.map((r) => [r.managerId, r.reportId])],
+  ];
   const conflicts: Problem[] = [];
-  const check = async <V>(collection: string, table: Table<V>, keys: string[][]) => {
+  for (const [collection, table, keys] of keyed) {
     const existing = await recordsExisting(store, table, keys);
     keys.forEach((k, i) => {
       if (existing[i]) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
     });
-  };
-  await check(
-    'users',
-    USERS,
-    d.users.map((r) => [r.id]),
-  );
-  await check(
-    'tokens',
-    TOKENS,
-    d.tokens.flatMap((r) => (r.id ? [[r.id]] : [])),
-  );
-  await check(
-    'courses',
-    COURSES,
-    d.courses.map((r) => [r.id]),
-  );
-  await check(
-    'enrollments',
-    ENROLLMENTS,
-    d.enrollments.map((r) => [r.courseId, r.userId]),
-  );
-  await check(
-    'modules',
-    MODULES,
-    d.modules.map((r) => [r.id]),
-  );
-  await check(
-    'lessons',
-    LESSONS,
-    d.lessons.map((r) => [r.id]),
-  );
-  await check(
-    'blocks',
-    BLOCKS,
-    d.blocks.map((r) => [r.id]),
-  );
-  await check(
-    'assignments',
-    ASSIGNMENTS,
-    d.assignments.map((r) => [r.id]),
-  );
-  await check(
-    'submissions',
-    SUBMISSIONS,
-    d.submissions.map((r) => [r.id]),
-  );
-  await check(
-    'finalGrades',
-    FINAL_GRADES,
-    d.finalGrades.map((r) => [r.courseId, r.studentId]),
-  );
-  await check(
-    'rubrics',
-    RUBRICS,
-    d.rubrics.map((r) => [r.id]),
-  );
-  await check(
-    'findings',
-    FINDINGS,
-    d.findings.map((r) => [r.courseId, r.itemId]),
-  );
-  await check(
-    'templates',
-    TEMPLATES,
-    d.templates.map((r) => [r.id]),
-  );
-  await check(
-    'certificates',
-    CERTIFICATES,
-    d.certificates.map((r) => [r.id]),
-  );
-  await check(
-    'reportingLines',
-    REPORTING_LINES,
-    d.reportingLines.map((r) => [r.managerId, r.reportId]),
-  );
+  }
   return conflicts;
 }
 
@@ -202,7 +144,7 @@ export async function referenceProblems(store: Store, d: DatasetValue, tokenHash
     certificates: new Set(d.certificates.map((r) => r.id)),
     rubrics: new Set(d.rubrics.map((r) => r.id)),
   };
-  const exists = async <V>(kind: 'users' | 'courses' | 'lessons' | 'certificates', table: Table<V>, id: string) =>
+  const exists = async (kind: 'users' | 'courses' | 'lessons' | 'certificates', table: TableKey, id: string) =>
     inFile[kind].has(id) || (await recordExists(store, table, [id]));
   const user = (id: string) => exists('users', USERS, id);
   /** Whether each of many user ids is in the file or the store, asked of the store in batches. */

@@ -565,7 +565,10 @@ export async function updateRecord<V>(store: Store, t: Table<V>, value: V): Prom
 }
 
 /** Whether a record with this key exists (key values in the table's key order). */
-export async function recordExists<V>(store: Store, t: Table<V>, key: readonly unknown[]): Promise<boolean> {
+/** What finding a record by its key needs of a table: its name and key columns. */
+export type TableKey = Pick<Table<unknown>, 'name' | 'key'>;
+
+export async function recordExists(store: Store, t: TableKey, key: readonly unknown[]): Promise<boolean> {
   return (await store.get(`SELECT 1 AS x FROM ${t.name} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`, ...key)) !== undefined;
 }
 
@@ -574,7 +577,7 @@ export async function recordExists<V>(store: Store, t: Table<V>, key: readonly u
  * 500 at a time (a dataset of 25,000 submissions asked once per record spent a tenth of its
  * import on the question); a composite key one at a time.
  */
-export async function recordsExisting<V>(store: Store, t: Table<V>, keys: readonly (readonly unknown[])[]): Promise<boolean[]> {
+export async function recordsExisting(store: Store, t: TableKey, keys: readonly (readonly unknown[])[]): Promise<boolean[]> {
   if (t.key.length !== 1) return mapInOrder(keys, (key) => recordExists(store, t, key));
   const found = new Set<unknown>();
   for (let i = 0; i < keys.length; i += EXISTING_PER_QUERY) {
