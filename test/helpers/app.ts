@@ -58,15 +58,15 @@ const emptied: string[] = [];
 function reusedOnClose(store: Store, url: string): Store {
   let closing: Promise<void> | null = null;
   const closeAndGiveBack = async () => {
-    let empty = false;
+    let reusable = false;
     try {
       await wipeStore(store);
-      empty = (await store.get('SELECT version FROM coursebook_schema'))?.version === SCHEMA_VERSION && (await isStoreEmpty(store));
+      reusable = (await store.get('SELECT version FROM coursebook_schema'))?.version === SCHEMA_VERSION && (await isStoreEmpty(store));
     } catch {
-      empty = false;
+      // A database the test broke (or left busy) is not handed on.
     }
     await store.close();
-    if (empty) emptied.push(url);
+    if (reusable) emptied.push(url);
   };
   return {
     ...store,
