@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
 import { BIN, type CliResult, ROOT } from '../helpers/cli.js';
-import { createDatabase } from '../helpers/postgres.js';
+import { createDatabase, TEMPLATE_DATABASE } from '../helpers/postgres.js';
 
 /** SQLSTATE object_in_use: the template still has a connection (one just closed may take a moment to go). */
 const OBJECT_IN_USE = '55006';
@@ -18,7 +18,7 @@ const OBJECT_IN_USE = '55006';
 export async function copyOfTemplate(adminUrl: string, name: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await createDatabase(adminUrl, name, { template: 'coursebook_template' });
+      return await createDatabase(adminUrl, name, { template: TEMPLATE_DATABASE });
     } catch (err) {
       if ((err as { code?: string }).code !== OBJECT_IN_USE || attempt >= 100) throw err;
       await new Promise((resolve) => setTimeout(resolve, 100));

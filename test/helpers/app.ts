@@ -17,7 +17,7 @@ import { openStore, type Store } from '../../src/store/db.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { isStoreEmpty, wipeStore } from '../../src/store/wipe.js';
 import { conforming } from './openapi-conformance.js';
-import { createDatabase } from './postgres.js';
+import { createDatabase, TEMPLATE_DATABASE } from './postgres.js';
 
 /** One record of a dataset collection as a dataset file may give it: `DatasetRecord<'templates'>`. */
 export type DatasetRecord<K extends keyof DatasetInput> = NonNullable<DatasetInput[K]> extends ReadonlyArray<infer R> ? R : never;
@@ -31,8 +31,7 @@ export const T0 = '2026-11-22T08:30:00.000Z';
  */
 export async function openTestStore(): Promise<Store> {
   if (process.env.COURSEBOOK_TEST_STORE !== 'postgres') return openStore(':memory:');
-  const url =
-    emptied.pop() ?? overSocket(await createDatabase(inject('pgAdminUrl'), `t_${randomUUID().replaceAll('-', '')}`, { template: 'coursebook_template' }));
+  const url = emptied.pop() ?? overSocket(await createDatabase(inject('pgAdminUrl'), `t_${randomUUID().replaceAll('-', '')}`, { template: TEMPLATE_DATABASE }));
   return reusedOnClose(await openStore(url, { pool: 3 }), url);
 }
 

@@ -27,6 +27,9 @@ const DEBIAN_SERVER_ROOT = '/usr/lib/postgresql';
 /** Tries at a free port: another process may take the port between our probe and the server's bind. */
 const START_ATTEMPTS = 5;
 
+/** The database every PostgreSQL test store is copied from: migrated once per run (test/setup/postgres-global.ts). */
+export const TEMPLATE_DATABASE = 'coursebook_template';
+
 export interface RunningPostgres {
   /** The superuser's URL of the `postgres` database, e.g. postgres://postgres@127.0.0.1:PORT/postgres. */
   url: string;

@@ -6,7 +6,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { openStore } from '../../src/store/db.js';
-import { createDatabase, startPostgres } from '../helpers/postgres.js';
+import { createDatabase, startPostgres, TEMPLATE_DATABASE } from '../helpers/postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,9 +16,6 @@ declare module 'vitest' {
     pgSocketUrl: string;
   }
 }
-
-/** The database every PostgreSQL test store is copied from: migrated once per run. */
-export const TEMPLATE_DATABASE = 'coursebook_template';
 
 export default async function setup(project: TestProject) {
   const postgres = await startPostgres();
