@@ -80,6 +80,21 @@ describe('the served document', () => {
     const submission = schemas.Submission as { properties: { grade: unknown } };
     expect(submission.properties.grade).toEqual({ anyOf: [{ $ref: '#/components/schemas/Grade' }, { type: 'null' }] });
   });
+
+  it('describes a named union or a course file part once and refers to it (a union or null, the three course file schemas)', async () => {
+    const { doc } = await servedDocument();
+    type Schema = { properties?: Record<string, unknown>; oneOf?: Schema[]; items?: unknown };
+    const schemas = (doc.components as { schemas: Record<string, Schema> }).schemas;
+    // The content a block replaced: the BlockContent union or null, not a copy of its variants.
+    const previousBlockContent = { anyOf: [{ $ref: '#/components/schemas/BlockContent' }, { type: 'null' }] };
+    for (const variant of schemas.Block!.oneOf!) expect(variant.properties!.previous).toMatchObject(previousBlockContent);
+    for (const name of ['CourseFile', 'CourseContent', 'CourseContentWrite'])
+      expect((schemas[name]!.properties!.modules as Schema).items, name).toEqual({ $ref: '#/components/schemas/CourseFileModule' });
+    expect(schemas.CourseFileModule!.properties!.lessons).toMatchObject({ items: { $ref: '#/components/schemas/CourseFileLesson' } });
+    expect(schemas.CourseFileLesson!.properties!.blocks).toMatchObject({ items: { $ref: '#/components/schemas/CourseFileBlock' } });
+    // The whole document was 553 KB with those copies.
+    expect(JSON.stringify(doc).length).toBeLessThan(350_000);
+  });
 });
 
 describe('the conformance checker (what makeService runs on every answer)', () => {
