@@ -11,6 +11,8 @@
  *   lock (another process's write would otherwise fail it with SQLITE_BUSY). The SQLite
  *   dialect has one connection behind a queue, so transactions of one process run one at a time
  *   and queries outside them wait their turn: the same serial order the synchronous store had.
+ *   Transactions that arrive together share one BEGIN and one COMMIT, each in a savepoint of
+ *   its own, and each is answered after that COMMIT (group-commit.ts).
  * - PostgreSQL: ISOLATION LEVEL SERIALIZABLE, retried from the start (up to 10 times) when
  *   the server reports a serialization failure or a deadlock. Serializable transactions behave
  *   as if run one after another, so every read-check-write rule written for SQLite
@@ -21,6 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { AppError } from '../errors.js';
+import { groupCommit } from './group-commit.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { sqliteConnections } from './sqlite-dialect.js';
 
@@ -160,6 +163,7 @@ export function openSqlite(path: string, image?: Uint8Array): Store {
     dialect: 'sqlite',
     path,
     begin: 'BEGIN IMMEDIATE',
+    groupsCommits: true,
     retryable: (err, elapsedMs) => isSqliteBusy(err) && elapsedMs < SQLITE_LOCK_WAIT_MS,
     placeholders: (sql) => sql,
     snapshot: () => db.serialize(),
@@ -210,6 +214,11 @@ export interface DialectParts {
   retryable(err: unknown, elapsedMs: number): boolean;
   /** The statement with `?` placeholders rewritten for this dialect. */
   placeholders(sql: string): string;
+  /**
+   * Whether concurrent transactions share one COMMIT (group-commit.ts): where the store has
+   * one connection, and a transaction's start and end cost more than its statements (SQLite).
+   */
+  groupsCommits?: boolean;
   snapshot?: () => Uint8Array;
   /** Store.revisions outside transactions; absent where the dialect has none. */
   revisions?: () => Revisions;
@@ -235,6 +244,7 @@ export function storeOver(parts: DialectParts): Store {
       if (--running === 0) current.disable();
     }
   };
+  const grouped = parts.groupsCommits ? groupCommit({ hold: parts.hold, begin: parts.begin, bind, retryable: parts.retryable }) : null;
   const query = (sql: string, params: readonly unknown[]): Promise<StatementResult> => {
     const text = parts.placeholders(sql);
     const bound = current.getStore();
@@ -265,6 +275,7 @@ export function storeOver(parts: DialectParts): Store {
     },
     async tx<T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
       if (current.getStore()) return fn();
+      if (grouped) return grouped(fn, options);
       const started = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {

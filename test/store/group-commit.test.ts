@@ -1,0 +1,143 @@
+/**
+ * Group commit on SQLite (store/group-commit.ts): transactions that arrive together share one
+ * COMMIT, yet each runs alone, is atomic, and is answered only once what it wrote is stored.
+ * A second connection to the same file (another process's view) shows what is committed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/db.js';
+import { MAX_GROUP_MEMBERS } from '../../src/store/group-commit.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A store file with a scratch table `t`, and another connection to it (what other processes see). */
+async function storeAndObserver(): Promise<{ store: Store; committed: () => number[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cb-group-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const store = await openStore(join(dir, 'x.db'));
+  cleanups.push(() => store.close());
+  await store.run('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)');
+  await store.run('CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCES t(id))');
+  const observer = new Database(join(dir, 'x.db'), { readonly: true });
+  cleanups.push(() => {
+    observer.close();
+  });
+  const rows = observer.prepare('SELECT id FROM t ORDER BY id').pluck();
+  return { store, committed: () => rows.all() as number[] };
+}
+
+const insert = (store: Store, id: number) => store.run('INSERT INTO t (id, v) VALUES (?, 0)', id);
+
+describe('group commit (SQLite)', () => {
+  it('transactions that arrive together share one COMMIT, and each is answered after it', async () => {
+    const { store, committed } = await storeAndObserver();
+    const seenInside: number[][] = [];
+    const answeredWith: number[][] = [];
+    const write = (id: number) =>
+      store
+        .tx(async () => {
+          await insert(store, id);
+          // Another connection sees none of the group until it commits: not even members done before this one.
+          seenInside.push(committed());
+          return id;
+        })
+        .then((value) => {
+          answeredWith.push(committed());
+          return value;
+        });
+    expect(await Promise.all([write(1), write(2), write(3)])).toEqual([1, 2, 3]);
+    expect(seenInside).toEqual([[], [], []]);
+    // Every answer came after the one COMMIT: each saw all three stored.
+    expect(answeredWith).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+  });
+
+  it('a transaction that fails takes back only its own writes, and is answered after the others commit', async () => {
+    const { store, committed } = await storeAndObserver();
+    const results = await Promise.allSettled([
+      store.tx(() => insert(store, 1)),
+      store.tx(async () => {
+        await insert(store, 2);
+        throw new Error('the second changed its mind');
+      }),
+      store.tx(() => insert(store, 3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('the second changed its mind');
+    expect(committed()).toEqual([1, 3]);
+  });
+
+  it('members run one after another: read-check-write stays serial (no lost update)', async () => {
+    const { store } = await storeAndObserver();
+    await insert(store, 1);
+    const increment = () =>
+      store.tx(async () => {
+        const { v } = (await store.get<{ v: number }>('SELECT v FROM t WHERE id = 1'))!;
+        await Promise.resolve(); // a turn of the microtask queue between the read and the write
+        await store.run('UPDATE t SET v = ? WHERE id = 1', v + 1);
+      });
+    await Promise.all(Array.from({ length: 150 }, increment));
+    expect((await store.get<{ v: number }>('SELECT v FROM t WHERE id = 1'))!.v).toBe(150);
+  });
+
+  it('more transactions than one group holds commit in several groups, all of them stored', async () => {
+    const { store, committed } = await storeAndObserver();
+    const count = MAX_GROUP_MEMBERS * 2 + 5;
+    await Promise.all(Array.from({ length: count }, (_, i) => store.tx(() => insert(store, i + 1))));
+    expect(committed()).toHaveLength(count);
+  });
+
+  it('a failed COMMIT fails every member of the group, and stores nothing of it', async () => {
+    const { store, committed } = await storeAndObserver();
+    const results = await Promise.allSettled([
+      store.tx(() => insert(store, 1)),
+      store.tx(async () => {
+        // A foreign key checked at COMMIT (deferred for this transaction): the COMMIT fails.
+        await store.run('PRAGMA defer_foreign_keys = ON');
+        await store.run('INSERT INTO child (id, parent) VALUES (1, 999)');
+      }),
+      store.tx(() => insert(store, 3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(committed()).toEqual([]);
+    // The store goes on: the next transaction starts a new group.
+    await store.tx(() => insert(store, 4));
+    expect(committed()).toEqual([4]);
+  });
+
+  it('when the whole transaction is rolled back under a member, the members that ran fail and the rest start again', async () => {
+    const { store, committed } = await storeAndObserver();
+    const results = await Promise.allSettled([
+      store.tx(() => insert(store, 1)),
+      store.tx(async () => {
+        await insert(store, 2);
+        // What SQLite does on a full disk or an I/O error: the transaction is gone, savepoints and all.
+        await store.run('ROLLBACK');
+        throw new Error('disk full');
+      }),
+      store.tx(() => insert(store, 3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toBe('disk full');
+    // The first member's write went with the transaction; the third ran again in a new group.
+    expect(committed()).toEqual([3]);
+  });
+
+  it('reads outside a transaction wait for the group to commit, and then see all of it', async () => {
+    const { store } = await storeAndObserver();
+    const writes = [1, 2, 3].map((id) => store.tx(() => insert(store, id)));
+    const read = store.all<{ id: number }>('SELECT id FROM t ORDER BY id');
+    expect((await read).map((r) => r.id)).toEqual([1, 2, 3]);
+    await Promise.all(writes);
+  });
+});
