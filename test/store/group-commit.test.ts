@@ -76,6 +76,21 @@ describe('group commit (SQLite)', () => {
     expect(committed()).toEqual([1, 3]);
   });
 
+  it('when the first transaction of a group fails, the others are stored all the same', async () => {
+    const { store, committed } = await storeAndObserver();
+    const results = await Promise.allSettled([
+      store.tx(async () => {
+        await insert(store, 1);
+        throw new Error('the first changed its mind');
+      }),
+      store.tx(() => insert(store, 2)),
+      store.tx(() => insert(store, 3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toBe('the first changed its mind');
+    expect(committed()).toEqual([2, 3]);
+  });
+
   it('members run one after another: read-check-write stays serial (no lost update)', async () => {
     const { store } = await storeAndObserver();
     await insert(store, 1);
