@@ -5,8 +5,13 @@
  * The clock, ids and rate limits are in fixture-clock.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/errors.js';
+import type { FaultRuleValue, JournalEntryValue } from '../../src/schemas/fixture.js';
 import { BASE_DATASET, makeService } from '../helpers/app.js';
 import { fixture, SEED_NOW, WALL } from '../helpers/fixture.js';
+
+/** An `invalid` answer: the error envelope with the problems it names. */
+type ErrorBody = { error: { code: string; details: Problem[] } };
 
 const CONTROL_ROUTES: [string, string, unknown?][] = [
   ['GET', '/_admin/requests'],
@@ -84,15 +89,15 @@ describe('request journal', () => {
     await f.call('POST', '/courses', { body: { title: 'Journaled' } });
     await f.call('GET', '/health', { as: null });
     await f.call('GET', '/courses/nope', { as: 'nobody' });
-    const list = await f.call('GET', '/_admin/requests');
+    const list = await f.call<JournalEntryValue[]>('GET', '/_admin/requests');
     expect(list.status).toBe(200);
-    expect(list.body.map((e: any) => [e.seq, e.method, e.path, e.query, e.status, e.callerId])).toEqual([
+    expect(list.body.map((e) => [e.seq, e.method, e.path, e.query, e.status, e.callerId])).toEqual([
       [1, 'GET', '/api/v1/courses', 'limit=5&x=1', 200, 'inst'],
       [2, 'POST', '/api/v1/courses', '', 201, 'admin'],
       [3, 'GET', '/api/v1/health', '', 200, null],
       [4, 'GET', '/api/v1/courses/nope', '', 401, null],
     ]);
-    const post = list.body[1];
+    const post = list.body[1]!;
     expect(post).toMatchObject({
       requestId: 'req_0002',
       time: WALL,
@@ -102,10 +107,10 @@ describe('request journal', () => {
       truncated: false,
       requestHeaders: { 'content-type': 'application/json' },
     });
-    expect(JSON.parse(post.responseBody)).toMatchObject({ id: 'crs_0001', title: 'Journaled' });
+    expect(JSON.parse(post.responseBody ?? 'null')).toMatchObject({ id: 'crs_0001', title: 'Journaled' });
     expect(typeof post.durationMs).toBe('number');
     expect(JSON.stringify(list.body)).not.toMatch(/tok-|authorization/i);
-    expect(list.body[0].requestBody).toBeNull();
+    expect(list.body[0]!.requestBody).toBeNull();
   });
 
   it('filters by method, path pattern and status (exact or class); limit keeps the newest; count agrees', async () => {
@@ -115,7 +120,8 @@ describe('request journal', () => {
     await f.call('GET', '/courses/c1/modules');
     await f.call('POST', '/courses', { body: { title: '' } });
     await f.call('GET', '/courses/zzz');
-    const paths = async (query: string) => (await f.call('GET', `/_admin/requests${query}`)).body.map((e: any) => `${e.method} ${e.path} ${e.status}`);
+    const paths = async (query: string) =>
+      (await f.call<JournalEntryValue[]>('GET', `/_admin/requests${query}`)).body.map((e) => `${e.method} ${e.path} ${e.status}`);
     expect(await paths('?method=post')).toEqual(['POST /api/v1/courses 400']);
     expect(await paths('?path=/courses/*')).toEqual(['GET /api/v1/courses/c1 200', 'GET /api/v1/courses/zzz 404']);
     expect(await paths('?path=/api/v1/courses/{courseId}/**')).toEqual(['GET /api/v1/courses/c1/modules 200']);
@@ -144,8 +150,8 @@ describe('request journal', () => {
   it('is bounded by --journal-size (the oldest go first); DELETE clears it; control routes are not journaled', async () => {
     const f = await fixture({ journalSize: 3 });
     for (let i = 1; i <= 5; i++) await f.call('GET', `/courses/c${i}`);
-    const kept = (await f.call('GET', '/_admin/requests')).body;
-    expect(kept.map((e: any) => [e.seq, e.path])).toEqual([
+    const kept = (await f.call<JournalEntryValue[]>('GET', '/_admin/requests')).body;
+    expect(kept.map((e) => [e.seq, e.path])).toEqual([
       [3, '/api/v1/courses/c3'],
       [4, '/api/v1/courses/c4'],
       [5, '/api/v1/courses/c5'],
@@ -153,7 +159,7 @@ describe('request journal', () => {
     expect(await f.call('DELETE', '/_admin/requests')).toMatchObject({ status: 200, body: { ok: true, cleared: 3 } });
     expect((await f.call('GET', '/_admin/requests')).body).toEqual([]);
     await f.call('GET', '/courses');
-    expect((await f.call('GET', '/_admin/requests')).body.map((e: any) => e.seq)).toEqual([6]);
+    expect((await f.call<JournalEntryValue[]>('GET', '/_admin/requests')).body.map((e) => e.seq)).toEqual([6]);
     const none = await fixture({ journalSize: 0 });
     await none.call('GET', '/courses');
     expect((await none.call('GET', '/_admin/requests/count')).body).toEqual({ count: 0 });
@@ -233,8 +239,8 @@ describe('fault rules and delays', () => {
     expect((await f.call('POST', '/courses/c1/modules', { body: { title: 'M' } })).status).toBe(201); // another path
     // Nothing was written by the faulted request.
     expect((await f.call('GET', '/courses')).body.map((c: { id: string }) => c.id)).toEqual(['c1']);
-    const journal = (await f.call('GET', '/_admin/requests?status=503')).body;
-    expect(journal.map((e: any) => [e.path, e.faultId])).toEqual([['/api/v1/courses', 'flt_1']]);
+    const journal = (await f.call<JournalEntryValue[]>('GET', '/_admin/requests?status=503')).body;
+    expect(journal.map((e) => [e.path, e.faultId])).toEqual([['/api/v1/courses', 'flt_1']]);
     expect((await f.call('GET', '/_admin/faults')).body[0].matched).toBe(1);
   });
 
@@ -249,7 +255,7 @@ describe('fault rules and delays', () => {
     expect((await f.call('GET', '/courses/c1/gradebook/setup')).status).toBe(500);
     expect((await f.call('GET', '/courses/c1/gradebook/setup')).status).toBe(200);
     expect((await f.call('GET', '/courses/c1')).status).toBe(200); // {courseId}/** needs a segment after the id
-    expect((await f.call('GET', '/_admin/faults')).body.map((r: any) => [r.id, r.times, r.matched])).toEqual([
+    expect((await f.call<FaultRuleValue[]>('GET', '/_admin/faults')).body.map((r) => [r.id, r.times, r.matched])).toEqual([
       ['flt_1', 2, 2],
       ['flt_2', null, 1],
     ]);
@@ -287,7 +293,7 @@ describe('fault rules and delays', () => {
     expect(codes).toEqual(['not-found', 'rate-limited', 'fault', 'internal']);
     expect((await f.call('DELETE', '/_admin/faults/flt_2')).body).toEqual({ ok: true });
     expect(await f.call('DELETE', '/_admin/faults/flt_2')).toMatchObject({ status: 404, body: { error: { code: 'not-found' } } });
-    expect((await f.call('GET', '/_admin/faults')).body.map((r: any) => r.id)).toEqual(['flt_1', 'flt_3', 'flt_4']);
+    expect((await f.call<FaultRuleValue[]>('GET', '/_admin/faults')).body.map((r) => r.id)).toEqual(['flt_1', 'flt_3', 'flt_4']);
     expect((await f.call('DELETE', '/_admin/faults')).body).toEqual({ ok: true, cleared: 3 });
     expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
   });
@@ -309,8 +315,8 @@ describe('fault rules and delays', () => {
       [{ path: '/courses', status: 500, colour: 'red' }, 'colour'],
     ];
     for (const [body, field] of cases) {
-      const res = await f.call('POST', '/_admin/faults', { body });
-      expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.details.map((d: any) => d.path)]).toEqual([
+      const res = await f.call<ErrorBody>('POST', '/_admin/faults', { body });
+      expect([JSON.stringify(body), res.status, res.body.error.code, res.body.error.details.map((d) => d.path)]).toEqual([
         JSON.stringify(body),
         400,
         'invalid',

@@ -10,6 +10,7 @@ import { createApp } from '../../src/api/app.js';
 import { tokenBucketLimiter } from '../../src/api/rate-limit.js';
 import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { sequentialIds } from '../../src/runtime/ids.js';
+import type { CourseGradesValue } from '../../src/schemas/grades.js';
 import { BASE_DATASET, makeService, type TestService } from '../helpers/app.js';
 import { cliStore } from '../helpers/cli-store.js';
 import { fixture, SEED_NOW } from '../helpers/fixture.js';
@@ -121,8 +122,8 @@ describe('service clock', () => {
     const tess = await f.call('POST', '/assignments/a1/submissions', { body: { text: 'late' }, as: 'stu2' });
     expect(tess.body.submittedAt).toBe('2026-11-24T08:30:00.000Z');
     for (const s of [sam, tess]) expect((await f.call('PUT', `/submissions/${s.body.id}/grade`, { body: { score: 9 }, as: 'inst' })).status).toBe(200);
-    const grades = (await f.call('GET', '/courses/c1/gradebook/grades', { as: 'inst' })).body.students;
-    expect(grades.map((s: any) => [s.studentId, s.percent, s.letter])).toEqual([
+    const grades = (await f.call<CourseGradesValue>('GET', '/courses/c1/gradebook/grades', { as: 'inst' })).body.students;
+    expect(grades.map((s) => [s.studentId, s.percent, s.letter])).toEqual([
       ['stu1', 90, 'A-'],
       ['stu2', 70, 'C-'],
     ]);

@@ -183,11 +183,7 @@ describe('setup checks and dismissals', () => {
   it('lists firing checks; dismissing bumps the version; dismissing again changes nothing; undo restores', async () => {
     svc = await course();
     // weights 40 + 50 = 90: weights-not-100 fires for the course
-    await svc.call(
-      'PUT',
-      '/courses/c1/gradebook/setup',
-      setup({ categories: [{ ...(setup().categories as any[])[0] }, { ...(setup().categories as any[])[1], weight: 50 }] }),
-    );
+    await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ categories: [{ ...setup().categories![0]! }, { ...setup().categories![1]!, weight: 50 }] }));
     const checks = await svc.call('GET', '/courses/c1/gradebook/setup/checks');
     expect(checks.status).toBe(200);
     expect(checks.body).toContainEqual(expect.objectContaining({ code: 'weights-not-100', target: 'course', dismissed: false }));
@@ -229,7 +225,7 @@ describe('setup checks and dismissals', () => {
     const s = setup({
       dismissedChecks: filler,
       categories: [
-        ...(setup().categories as any[]),
+        ...setup().categories!,
         { id: 'empty', courseId: 'c1', name: 'Empty', position: 2, weight: 0, drop: { lowest: 0, highest: 0, keepAtLeast: 1 }, lateApplies: true },
       ],
     });

@@ -1,10 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ReadinessReportValue } from '../../src/schemas/readiness.js';
 import { makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
 
-const item = (report: any, id: string) => report.standards.flatMap((s: any) => s.items).find((i: any) => i.itemId === id);
+/** The report's item `id`; a report without it fails the test here, naming it. */
+function item(report: ReadinessReportValue, id: string) {
+  const found = report.standards.flatMap((s) => s.items).find((i) => i.itemId === id);
+  if (!found) throw new Error(`the readiness report has no item ${id}`);
+  return found;
+}
 
 describe('readiness report', () => {
   it('answers the spec shape for instructors, reviewers and admins; students are forbidden; outsiders not-found', async () => {

@@ -41,11 +41,12 @@ export function testFixtureTools(options: { journalSize?: number; delayMs?: numb
 export interface Fixture extends BuiltService {
   slept: number[];
   logs: Record<string, unknown>[];
-  call(
+  /** A request to the service; `T` is the body the test expects (the schema's type, as `JournalEntryValue[]`). */
+  call<T = any>(
     method: string,
     path: string,
     options?: { body?: unknown; as?: string | null; headers?: Record<string, string> },
-  ): Promise<{ status: number; body: any; headers: Headers; res: Response }>;
+  ): Promise<{ status: number; body: T; headers: Headers; res: Response }>;
 }
 
 const open: BuiltService[] = [];
