@@ -244,7 +244,16 @@ export function storeOver(parts: DialectParts): Store {
       if (--running === 0) current.disable();
     }
   };
-  const grouped = parts.groupsCommits ? groupCommit({ hold: parts.hold, begin: parts.begin, bind, retryable: parts.retryable }) : null;
+  /**
+   * After a failed attempt at a transaction: throw err, unless the dialect says it may simply
+   * be run again. Backoff grows with the attempt (capped); the first committer of a round
+   * always wins, so every round makes progress and no randomness is needed.
+   */
+  const retryOrThrow = async (err: unknown, started: number, attempt: number, options: { wait?: boolean }): Promise<void> => {
+    if (options.wait === false || !parts.retryable(err, Date.now() - started)) throw err;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
+  };
+  const grouped = parts.groupsCommits ? groupCommit({ hold: parts.hold, begin: parts.begin, bind, retryOrThrow }) : null;
   const query = (sql: string, params: readonly unknown[]): Promise<StatementResult> => {
     const text = parts.placeholders(sql);
     const bound = current.getStore();
@@ -291,10 +300,7 @@ export function storeOver(parts: DialectParts): Store {
             }
           });
         } catch (err) {
-          if (options.wait === false || !parts.retryable(err, Date.now() - started)) throw err;
-          // Backoff grows with the attempt (capped); the first committer of a round always
-          // wins, so every round makes progress and no randomness is needed.
-          await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
+          await retryOrThrow(err, started, attempt, options);
         }
       }
     },

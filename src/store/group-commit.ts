@@ -36,15 +36,14 @@ export interface GroupCommitParts {
   begin: string;
   /** Run fn with conn as the transaction's connection (Store's binding for nested calls). */
   bind<T>(conn: StoreConnection, fn: () => Promise<T>): Promise<T>;
-  /** Whether a failure to start may be tried again after a pause, given how long this one has been trying. */
-  retryable(err: unknown, elapsedMs: number): boolean;
+  /** After a failed attempt: throw err, or pause when the transaction may be tried again (Store's retry rule). */
+  retryOrThrow(err: unknown, started: number, attempt: number, options: { wait?: boolean }): Promise<void>;
 }
 
 interface Group {
   conn: StoreConnection;
-  /** Members that joined, that have run (or begun to), and not yet finished (running or waiting for their turn). */
+  /** Members that joined, and those not yet finished (running or waiting for their turn). */
   joined: number;
-  ran: number;
   unfinished: number;
   /** Settles when the member before the next one has finished. */
   turn: Promise<void>;
@@ -84,7 +83,6 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
           const group: Group = {
             conn,
             joined: 0,
-            ran: 0,
             unfinished: 0,
             turn: Promise.resolve(),
             closed: false,
@@ -146,29 +144,20 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
    * back. That spares a lone transaction (a CLI write, an import) SQLite's savepoint
    * journal, which cost a large import 15% of its time.
    */
-  const runMember = async <T>(group: Group, fn: () => Promise<T>): Promise<Outcome<T>> => {
+  const runMember = async <T>(group: Group, fn: () => Promise<T>, first: boolean): Promise<Outcome<T>> => {
     if (group.broken) return { rejoin: true };
-    const first = group.ran++ === 0;
     if (!first) await group.conn.query('SAVEPOINT member', []);
     try {
       const value = await parts.bind(group.conn, fn);
       if (!first) await group.conn.query('RELEASE member', []);
       return { ok: true, value };
     } catch (err) {
-      if (first) {
-        // Rolled back whole when the group ends, its only writes being this member's;
-        // members waiting their turn start again in a new group.
-        group.broken = { err };
-        group.closed = true;
-        return { ok: false, err };
-      }
-      try {
-        await group.conn.query('ROLLBACK TO member', []);
-        await group.conn.query('RELEASE member', []);
-      } catch {
-        // No such savepoint: SQLite rolled the whole transaction back (a full disk, an I/O
-        // error). What earlier members wrote is gone with it, so the whole group fails, and
-        // no one else joins it.
+      // The first member's writes are the transaction's only ones: it is rolled back whole
+      // when the group ends, and members waiting their turn start again in a new group. A
+      // later member whose savepoint is gone found the whole transaction rolled back by
+      // SQLite (a full disk, an I/O error): earlier members' writes went with it, so the
+      // whole group fails. Either way no one else joins the group.
+      if (first || !(await rolledBackToSavepoint(group.conn))) {
         group.broken = { err };
         group.closed = true;
       }
@@ -176,8 +165,20 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
     }
   };
 
+  /** Take back a member's writes; false when its savepoint is gone (the transaction with it). */
+  const rolledBackToSavepoint = async (conn: StoreConnection): Promise<boolean> => {
+    try {
+      await conn.query('ROLLBACK TO member', []);
+      await conn.query('RELEASE member', []);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const member = async <T>(group: Group, fn: () => Promise<T>): Promise<Outcome<T>> => {
-    group.joined++;
+    // Members run in the order they joined: the first to join is the first to run.
+    const first = group.joined++ === 0;
     group.unfinished++;
     if (group.joined >= MAX_GROUP_MEMBERS) group.closed = true;
     const before = group.turn;
@@ -188,13 +189,13 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
     await before;
     let outcome: Outcome<T>;
     try {
-      outcome = await runMember(group, fn);
+      outcome = await runMember(group, fn, first);
     } finally {
       group.unfinished--;
       done();
       if (group.unfinished === 0) {
-        // A full group commits at once; others wait a turn for more members.
-        if (group.closed || group.broken) void finish(group);
+        // A full or broken group (closed) ends at once; others wait a turn for more members.
+        if (group.closed) void finish(group);
         else scheduleCommit(group);
       }
     }
@@ -210,20 +211,16 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
   return async <T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> => {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      let group: Group;
+      let failure: unknown;
       try {
-        group = await join();
+        const outcome = await member(await join(), fn);
+        if ('rejoin' in outcome) continue;
+        if (outcome.ok) return outcome.value;
+        failure = outcome.err;
       } catch (err) {
-        if (options.wait === false || !parts.retryable(err, Date.now() - started)) throw err;
-        // Backoff grows with the attempt (capped), as for a transaction of its own.
-        await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
-        continue;
+        failure = err; // the group could not begin
       }
-      const outcome = await member(group, fn);
-      if ('rejoin' in outcome) continue;
-      if (outcome.ok) return outcome.value;
-      if (options.wait === false || !parts.retryable(outcome.err, Date.now() - started)) throw outcome.err;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
+      await parts.retryOrThrow(failure, started, attempt, options);
     }
   };
 }

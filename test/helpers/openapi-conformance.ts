@@ -36,6 +36,8 @@ export class ConformanceChecker {
   private readonly ajv: Ajv2020;
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction>();
+  /** Each response schema's validator by its pointer, so a schema's text is made once, not per answer. */
+  private readonly byPointer = new Map<string, ValidateFunction>();
 
   constructor(readonly doc: OpenApiDocument) {
     // Compiling is most of what checking costs: the course file's schemas are 75 KB each. So a
@@ -77,15 +79,16 @@ export class ConformanceChecker {
     const schema = responses[key]?.content?.['application/json']?.schema;
     if (schema === undefined) return text === '' ? [] : [`${method} ${route.template}: ${status} has a body the document does not describe`];
     if (!contentType?.startsWith('application/json')) return [`${method} ${route.template}: ${status} answered ${contentType}, not application/json`];
-    // Keyed by the schema's text: the same text anywhere in the document validates alike (its
-    // references all resolve against the document's root), and most answers share one, the
-    // error envelope's `$ref` (761 of 857 response schemas), compiled once instead of each time.
-    const schemaText = JSON.stringify(schema);
-    let validate = this.validators.get(schemaText);
+    const pointer = `openapi#/paths/${escapePointer(route.template)}/${route.method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
+    let validate = this.byPointer.get(pointer);
     if (!validate) {
-      const pointer = `openapi#/paths/${escapePointer(route.template)}/${route.method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
-      validate = this.ajv.compile({ $ref: pointer });
+      // Compiled per distinct schema text: the same text anywhere in the document validates
+      // alike (its references all resolve against the document's root), and most answers
+      // share one, the error envelope's `$ref` (761 of 857 response schemas).
+      const schemaText = JSON.stringify(schema);
+      validate = this.validators.get(schemaText) ?? this.ajv.compile({ $ref: pointer });
       this.validators.set(schemaText, validate);
+      this.byPointer.set(pointer, validate);
     }
     if (validate(JSON.parse(text))) return [];
     return (validate.errors ?? [])
