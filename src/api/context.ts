@@ -66,7 +66,7 @@ export interface AppDeps {
   /** Runs grade computations (worker threads under serve); in-thread when absent. */
   grader?: Grader | null;
   /** Restores the seed for POST /_reset (serve --allow-reset). */
-  reset?: (() => void) | null;
+  reset?: (() => Promise<void>) | null;
   /** serve's fixture tools (journal, faults, clock control, --delay); none in local mode. */
   fixture?: FixtureTools | null;
   /** serve: reads kept for requests that find the store unchanged (read-cache.ts); none in local mode. */

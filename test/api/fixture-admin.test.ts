@@ -5,6 +5,8 @@
  * The clock, ids and rate limits are in fixture-clock.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import type { Problem } from '../../src/errors.js';
 import type { FaultRuleValue, JournalEntryValue } from '../../src/schemas/fixture.js';
 import { BASE_DATASET, makeService } from '../helpers/app.js';
@@ -57,6 +59,25 @@ describe('control routes: enabled by --allow-admin, admins only', () => {
     expect((await resetOnly.call('POST', '/_reset')).status).toBe(200);
     expect((await resetOnly.call('GET', '/_admin/clock')).status).toBe(404);
     expect((await (await fixture()).call('POST', '/_reset')).status).toBe(200);
+  });
+
+  it('POST /_reset answers once the seed is back, not while it is still being restored (it answered at once)', async () => {
+    const svc = await makeService();
+    let restored = false;
+    const app = createApp(
+      {
+        ...svc.deps,
+        options: { ...svc.deps.options, allowReset: true },
+        reset: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          restored = true;
+        },
+      },
+      ROUTE_MODULES,
+    );
+    const res = await app.request('http://t/api/v1/_reset', { method: 'POST', headers: { authorization: 'Bearer tok-admin' } });
+    expect([res.status, await res.json(), restored]).toEqual([200, { ok: true }, true]);
+    await svc.close();
   });
 
   it('the OpenAPI document lists every control operation under the fixture-control tag, admin-only', async () => {

@@ -21,9 +21,10 @@ export const serviceRoutes: RouteModule = [
     summary: 'Restore the seed exactly, ids and clock included (serve --allow-reset only)',
     tag: 'service',
     response: z.object({ ok: z.boolean() }),
-    handler: ({ deps, c }) => {
+    handler: async ({ deps, c }) => {
       if (!deps.options?.allowReset || !deps.reset) throw new AppError('not-found', `No route ${c.req.method} ${c.req.path}.`);
-      deps.reset();
+      // Answered once the seed is back: a client's next request must find it.
+      await deps.reset();
       return { ok: true };
     },
   }),
