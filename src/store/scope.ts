@@ -7,8 +7,12 @@ import type { Store } from './db.js';
 
 export type CourseVia = 'courseId' | 'moduleId' | 'lessonId' | 'assignmentId' | 'blockId' | 'submissionId';
 
+export type CourseRole = 'instructor' | 'reviewer' | 'student';
+
 export interface ResourceScope {
   courseId: string;
+  /** The caller's enrollment role in the course (null: none), when resolveScope was asked for it. */
+  role?: CourseRole | null;
   /** false for draft lessons/assignments (and their blocks): students get not-found. */
   visibleToStudents: boolean;
   /** For submissions: the student who owns it. */
@@ -43,16 +47,35 @@ const SQL: Record<CourseVia, string> = {
  */
 const mayNameRecord = (id: string): boolean => withoutNul(id);
 
-export async function resolveScope(store: Store, via: CourseVia, id: string): Promise<ResourceScope | null> {
+/**
+ * Each lookup with the caller's role in the resource's course beside it: one statement
+ * instead of two for every request a course role decides (the role's `?` comes first).
+ */
+const WITH_ROLE = Object.fromEntries(
+  Object.entries(SQL).map(([via, sql]) => [
+    via,
+    `SELECT s.*, (SELECT e.role FROM enrollments e WHERE e.course_id = s.course_id AND e.user_id = ?) AS role FROM (${sql}) s`,
+  ]),
+) as Record<CourseVia, string>;
+
+/** The course a resource belongs to and whether students may see it; with `roleOf`, that user's role in the course too. */
+export async function resolveScope(store: Store, via: CourseVia, id: string, roleOf?: string): Promise<ResourceScope | null> {
   if (!mayNameRecord(id)) return null;
-  const row = (await store.get(SQL[via], id)) as { course_id: string; visible: number; owner_id?: string } | undefined;
+  const row = (roleOf === undefined ? await store.get(SQL[via], id) : await store.get(WITH_ROLE[via], roleOf, id)) as
+    | { course_id: string; visible: number; owner_id?: string; role?: CourseRole | null }
+    | undefined;
   if (!row) return null;
-  return { courseId: row.course_id, visibleToStudents: row.visible === 1, ...(row.owner_id ? { ownerId: row.owner_id } : {}) };
+  return {
+    courseId: row.course_id,
+    visibleToStudents: row.visible === 1,
+    ...(row.owner_id ? { ownerId: row.owner_id } : {}),
+    ...(roleOf === undefined ? {} : { role: row.role ?? null }),
+  };
 }
 
-export async function courseRole(store: Store, courseId: string, userId: string): Promise<'instructor' | 'reviewer' | 'student' | null> {
+export async function courseRole(store: Store, courseId: string, userId: string): Promise<CourseRole | null> {
   const row = (await store.get('SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?', courseId, userId)) as { role: string } | undefined;
-  return (row?.role as 'instructor' | 'reviewer' | 'student' | undefined) ?? null;
+  return (row?.role as CourseRole | undefined) ?? null;
 }
 
 /** True when `managerId` manages `userId` directly or through a chain of reporting lines. */

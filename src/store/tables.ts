@@ -17,7 +17,8 @@ import type { Store } from './db.js';
 
 export type Row = Record<string, unknown>;
 
-export interface Table<V> {
+/** What a table is: its name, key and columns, and its row mapping both ways. */
+interface TableSpec<V> {
   readonly name: string;
   readonly key: readonly string[];
   readonly columns: readonly string[];
@@ -25,7 +26,15 @@ export interface Table<V> {
   fromRow(row: Row): V;
 }
 
-const table = <V>(t: Table<V>): Table<V> => t;
+export interface Table<V> extends TableSpec<V> {
+  /**
+   * Its INSERT statements, made once: a statement built again for every write cost a
+   * request a little, and its new text had to be hashed again to find the prepared statement.
+   */
+  readonly writes: { readonly insert: string; readonly upsert: string };
+}
+
+const table = <V>(t: TableSpec<V>): Table<V> => ({ ...t, writes: { insert: insertSql(t, 'insert'), upsert: insertSql(t, 'upsert') } });
 
 // Column readers: what SQLite hands back is typed `unknown`; each reader says what the
 // column holds by the table's own definition (migrations.ts).
@@ -522,7 +531,7 @@ export const SYNC_MARKS = table<SyncMarkValue>({
  * delete, so nothing cascades away).
  */
 /** The statement that writes a record of the table (an upsert replaces every non-key column). */
-function insertSql<V>(t: Table<V>, mode: 'insert' | 'upsert'): string {
+function insertSql<V>(t: TableSpec<V>, mode: 'insert' | 'upsert'): string {
   const cols = t.columns;
   const placeholders = cols.map(() => '?').join(', ');
   const update = cols
@@ -536,7 +545,7 @@ function insertSql<V>(t: Table<V>, mode: 'insert' | 'upsert'): string {
 
 export async function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'insert' | 'upsert' = 'insert'): Promise<V> {
   const row = t.toRow(value);
-  await store.run(insertSql(t, mode), ...t.columns.map((c) => row[c]));
+  await store.run(t.writes[mode], ...t.columns.map((c) => row[c]));
   return value;
 }
 
@@ -544,7 +553,7 @@ export async function insertRecord<V>(store: Store, t: Table<V>, value: V, mode:
 export async function insertRecords<V>(store: Store, t: Table<V>, values: readonly V[], mode: 'insert' | 'upsert' = 'insert'): Promise<void> {
   if (values.length === 0) return;
   await store.runEach(
-    insertSql(t, mode),
+    t.writes[mode],
     values.map((value) => {
       const row = t.toRow(value);
       return t.columns.map((c) => row[c]);
