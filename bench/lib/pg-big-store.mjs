@@ -84,12 +84,12 @@ export async function buildBigStore(location) {
     const flush = async () => {
       const batches = inTransaction;
       inTransaction = [];
-      await store.tx(async () => {
-        // One multi-row INSERT per batch: the store's own `?` statements, in pg's $n form.
+      await store.tx(async (tx) => {
+        // One multi-row INSERT per batch: the tx's own `?` statements, in pg's $n form.
         const columns = SUBMISSIONS.columns;
         const tuple = `(${columns.map(() => '?').join(', ')})`;
         for (const batch of batches)
-          await store.run(
+          await tx.run(
             `INSERT INTO submissions (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`,
             ...batch.flatMap((row) => columns.map((c) => row[c])),
           );

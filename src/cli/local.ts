@@ -73,7 +73,7 @@ export async function openLocalClient(options: {
       // Looked for again inside the write transaction: processes starting together on a new
       // store must not both create the local admin.
       const actor = await store.tx(
-        async () => (await firstAdmin(store)) ?? (await insertUser(store, { id: 'local', name: 'Local admin', email: null, admin: true })),
+        async (tx) => (await firstAdmin(tx)) ?? (await insertUser(tx, { id: 'local', name: 'Local admin', email: null, admin: true })),
       );
       auth = localAuthenticator(actor.id);
     } else {

@@ -188,7 +188,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   if (cached) note('seed-cached', `loaded ${o.seed?.name} from the seed cache in ${cache?.where} (--no-seed-cache imports it again)`, { seed: o.seed?.name });
 
   // Sequential ids skip every id and token secret the store already holds (the seed's).
-  const makeIds = async (): Promise<Ids> => (o.deterministic ? sequentialIds(await storeTakenCheck(store)) : randomIds());
+  const makeIds = async (from: Store): Promise<Ids> => (o.deterministic ? sequentialIds(await storeTakenCheck(from)) : randomIds());
   // Reset swaps the id source for a fresh one; the app reads it through this holder. Made
   // once the seed is in, so that it skips the seed's ids.
   let ids: Ids = randomIds();
@@ -209,13 +209,13 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
           return clock.now();
         },
       };
-      const outcome = await store.tx(async () => {
-        if (await isStoreEmpty(store)) {
-          await (await loadImport())(store, watched, seed, { replace: false });
+      const outcome = await store.tx(async (tx) => {
+        if (await isStoreEmpty(tx)) {
+          await (await loadImport())(tx, watched, seed, { replace: false });
           return 'loaded';
         }
         if (!o.reseed) return 'skipped';
-        await (await loadImport())(store, clock, seed, { replace: true });
+        await (await loadImport())(tx, clock, seed, { replace: true });
         return 'replaced';
       });
       if (outcome === 'loaded' && cache && cacheKey && !readRunningClock && store.snapshot)
@@ -236,7 +236,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     await store.close();
     throw err;
   }
-  ids = await makeIds();
+  ids = await makeIds(store);
 
   const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
   const fixture: FixtureTools = {
@@ -268,13 +268,13 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     reset: async () => {
       clock.restore();
       control?.faults.clear();
-      await store.tx(async () => {
-        const revoked = await revokedTokens(store);
-        await wipeStore(store);
+      await store.tx(async (tx) => {
+        const revoked = await revokedTokens(tx);
+        await wipeStore(tx);
         const reseed = await parsedSeed();
-        if (reseed !== null) await (await loadImport())(store, clock, reseed, { replace: false });
-        await keepRevoked(store, revoked);
-        ids = await makeIds();
+        if (reseed !== null) await (await loadImport())(tx, clock, reseed, { replace: false });
+        await keepRevoked(tx, revoked);
+        ids = await makeIds(tx);
       });
     },
   };

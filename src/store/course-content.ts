@@ -77,22 +77,22 @@ export async function writeCourseContent(
   const file: CourseFileValue = { ...fields, course: { ...fields.course, id: courseId } };
   const problems = contentFileProblems(fields, courseId);
   if (problems.length > 0) throw invalid(problems, `The course file has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.`);
-  const write = () =>
-    store.tx(async () => {
-      const previous = await contentRevision(store, courseId);
+  const write = (on: Store) =>
+    on.tx(async (tx) => {
+      const previous = await contentRevision(tx, courseId);
       checkExpectedRevision(courseId, previous, expectedRevision);
-      const current = previous === null ? null : ((await readCourseFile(store, courseId)) as CourseFileValue);
+      const current = previous === null ? null : ((await readCourseFile(tx, courseId)) as CourseFileValue);
       const plan = planContent(current, file);
       const changes = planSize(plan);
       if (changes > 0) {
-        await assertIdsFree(store, courseId, file);
-        await assertCategoriesKnown(store, courseId, file);
-        if (current === null) await importCourseFile(store, at, file, actorId);
-        else await applyToCourse(store, at.clock.now(), courseId, current, file, plan.gradebookSetup.changed.length > 0, actorId);
+        await assertIdsFree(tx, courseId, file);
+        await assertCategoriesKnown(tx, courseId, file);
+        if (current === null) await importCourseFile(tx, at, file, actorId);
+        else await applyToCourse(tx, at.clock.now(), courseId, current, file, plan.gradebookSetup.changed.length > 0, actorId);
       }
-      return { courseId, dryRun, created: current === null, previousRevision: previous, revision: await contentRevision(store, courseId), changes, plan };
+      return { courseId, dryRun, created: current === null, previousRevision: previous, revision: await contentRevision(tx, courseId), changes, plan };
     });
-  if (!dryRun) return write();
+  if (!dryRun) return write(store);
   const rehearsed = await store.rehearse(write);
   return { ...rehearsed, revision: rehearsed.previousRevision };
 }

@@ -40,10 +40,10 @@ function fileBlock(b: StoredBlockValue): Record<string, unknown> {
 export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, file: CourseFileValue, actorId: string, options: { asNew?: boolean } = {}) {
   const dataset = courseFileToDataset(file, at.ids);
   const courseId = dataset.courses[0].id;
-  return store.tx(async () => {
-    if (file.course.id === undefined && !options.asNew) await assertTitleFree(store, file.course.title);
-    await importDataset(store, at.clock, dataset, { replace: false, actorId });
-    if (file.course.status === 'published') await assertCoursePublishable(store, courseId, at.clock.now());
+  return store.tx(async (tx) => {
+    if (file.course.id === undefined && !options.asNew) await assertTitleFree(tx, file.course.title);
+    await importDataset(tx, at.clock, dataset, { replace: false, actorId });
+    if (file.course.status === 'published') await assertCoursePublishable(tx, courseId, at.clock.now());
     const count = (list: unknown[] | undefined) => list?.length ?? 0;
     return {
       courseId,

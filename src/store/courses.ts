@@ -28,13 +28,13 @@ export async function listCourses(store: Store, enrolledUserId?: string): Promis
  * (the given one, else the default) in the same transaction.
  */
 export function createCourse(store: Store, course: CourseValue, options: { actorId: string; setup?: GradebookSetupValue | undefined }): Promise<CourseValue> {
-  return store.tx(async () => {
-    if (await getCourse(store, course.id)) throw new AppError('conflict', `Course ${JSON.stringify(course.id)} already exists.`, { courseId: course.id });
-    const installed = await rubricExists(store, course.rubricId);
+  return store.tx(async (tx) => {
+    if (await getCourse(tx, course.id)) throw new AppError('conflict', `Course ${JSON.stringify(course.id)} already exists.`, { courseId: course.id });
+    const installed = await rubricExists(tx, course.rubricId);
     const problems = courseRubricProblems(course.rubricId, () => installed);
     if (problems.length > 0) throw invalid(problems);
-    await insertCourse(store, course);
-    await putGradebookSetup(store, options.setup ?? defaultGradebookSetup(course.id, course.createdAt, options.actorId));
+    await insertCourse(tx, course);
+    await putGradebookSetup(tx, options.setup ?? defaultGradebookSetup(course.id, course.createdAt, options.actorId));
     return course;
   });
 }

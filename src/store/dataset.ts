@@ -105,9 +105,6 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
 
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';
-  const write = <V>(table: Table<V>, value: V, how: 'insert' | 'upsert' = mode) => insertRecord(store, table, value, how);
-  // A collection in one bulk write: a large file costs no turn of the event loop per record.
-  const writeAll = <V>(table: Table<V>, values: readonly V[], how: 'insert' | 'upsert' = mode) => insertRecords(store, table, values, how);
   const block = (
     b: (typeof d.blocks)[number] | (typeof d.assignments)[number]['instructions'][number],
     where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>,
@@ -121,14 +118,17 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
     updatedAt: b.updatedAt ?? now(),
     ...blockContentOf(b),
   });
-  await store.tx(async () => {
+  await store.tx(async (tx) => {
+    const write = <V>(table: Table<V>, value: V, how: 'insert' | 'upsert' = mode) => insertRecord(tx, table, value, how);
+    // A collection in one bulk write: a large file costs no turn of the event loop per record.
+    const writeAll = <V>(table: Table<V>, values: readonly V[], how: 'insert' | 'upsert' = mode) => insertRecords(tx, table, values, how);
     // History is append-only: an entry whose version the student's history already holds is
     // never appended again, whatever the mode (a reseed, the same file imported twice).
-    const newHistory = await filterInOrder(d.finalGradeHistory, async (h) => !(await hasFinalGradeHistoryVersion(store, h.courseId, h.studentId, h.version)));
-    // The highest version each replaced override has reached in the store, before this file's history lands.
+    const newHistory = await filterInOrder(d.finalGradeHistory, async (h) => !(await hasFinalGradeHistoryVersion(tx, h.courseId, h.studentId, h.version)));
+    // The highest version each replaced override has reached in the tx, before this file's history lands.
     const storedFloor = await mapInOrder(d.finalGrades, async (f) => {
-      const stored = options.replace ? await getFinalGrade(store, f.courseId, f.studentId) : null;
-      return stored ? { stored, floor: Math.max(stored.version, await latestFinalGradeHistoryVersion(store, f.courseId, f.studentId)) } : null;
+      const stored = options.replace ? await getFinalGrade(tx, f.courseId, f.studentId) : null;
+      return stored ? { stored, floor: Math.max(stored.version, await latestFinalGradeHistoryVersion(tx, f.courseId, f.studentId)) } : null;
     });
     await writeAll(USERS, d.users);
     await writeAll(
@@ -165,15 +165,15 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       state: s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted'),
     }));
     const saveGradeCells = await gradeCellsForBulkWrite(
-      store,
+      tx,
       submissions.map((s) => ({ courseId: submissionCourse.get(s.assignmentId)!, submission: gradeSubmissionOf(s) })),
     );
     await writeAll(SUBMISSIONS, submissions);
-    // A course with no setup in the file or the store gets the default one, as every new course does.
+    // A course with no setup in the file or the tx gets the default one, as every new course does.
     const withSetup = new Set(d.gradebookSetups.map((s) => s.courseId));
     await writeAll(GRADEBOOK_SETUPS, d.gradebookSetups, 'upsert');
     for (const c of d.courses) {
-      if (withSetup.has(c.id) || (await recordExists(store, GRADEBOOK_SETUPS, [c.id]))) continue;
+      if (withSetup.has(c.id) || (await recordExists(tx, GRADEBOOK_SETUPS, [c.id]))) continue;
       await write(GRADEBOOK_SETUPS, defaultGradebookSetup(c.id, c.createdAt ?? now(), options.actorId ?? 'import'), 'insert');
     }
     for (const h of newHistory) await write(FINAL_GRADE_HISTORY, h, 'insert');
@@ -225,7 +225,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       const hash = tokenHashes[i]!;
       // A revocation is never undone by an import, replace or not: a stored revocation of this
       // id or this secret wins over the file.
-      const revokedAt = (await storedTokensLike(store, id, hash)).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
+      const revokedAt = (await storedTokensLike(tx, id, hash)).find((s) => s.revokedAt !== null)?.revokedAt ?? t.revokedAt;
       await write(TOKENS, { ...rest, id, tokenSha256: hash, revokedAt, createdAt: t.createdAt ?? now() });
     });
     // Last: every write that could touch a submission's course is done.

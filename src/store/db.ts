@@ -4,9 +4,15 @@
  * Store modules are written once against this handle; nothing outside src/store sees SQL or
  * a table name.
  *
- * Transactions. `tx(fn)` runs fn in one transaction on one connection; every query the store
- * runs while fn is under way (however deep, across awaits) joins it, because the connection
- * travels with the async context (AsyncLocalStorage held by this store, not by the module).
+ * Transactions. `tx(fn)` runs fn in one transaction on one connection, and hands fn the
+ * transaction's own handle: a Store whose statements go to that connection. Everything fn
+ * does in the transaction goes through that handle (pass it down as the store), never the
+ * store it was opened from: outside a transaction, that store's statements wait their turn
+ * (SQLite) or take another connection (PostgreSQL). The handle is explicit rather than
+ * carried by the async context (AsyncLocalStorage), because an enabled AsyncLocalStorage
+ * costs every promise the process makes, for every request, not only the transaction's.
+ * Under the tests (COURSEBOOK_CHECK_TRANSACTIONS=1) the store does keep that context, only to
+ * refuse a statement that went to the outer store from inside a transaction.
  * - SQLite: BEGIN IMMEDIATE, so a transaction that reads then writes never has to upgrade its
  *   lock (another process's write would otherwise fail it with SQLITE_BUSY). The SQLite
  *   dialect has one connection behind a queue, so transactions of one process run one at a time
@@ -46,16 +52,17 @@ export interface Store {
    */
   runEach(sql: string, paramLists: readonly (readonly unknown[])[]): Promise<{ changes: number }>;
   /**
-   * Run fn in one transaction (nested calls join the outer one). With `wait: false` a
-   * transaction that cannot start at once (another writer holds the lock) fails instead of
-   * being tried again: for work that is only worth doing when it costs nothing, as saving a cache.
+   * Run fn in one transaction, given the transaction's handle (`tx` on a transaction's handle
+   * joins that transaction). With `wait: false` a transaction that cannot start at once
+   * (another writer holds the lock) fails instead of being tried again: for work that is
+   * only worth doing when it costs nothing, as saving a cache.
    */
-  tx<T>(fn: () => Promise<T>, options?: { wait?: boolean }): Promise<T>;
+  tx<T>(fn: (tx: Store) => Promise<T>, options?: { wait?: boolean }): Promise<T>;
   /**
-   * Run fn in a transaction (a savepoint when nested) and roll it back: a dry run meets every
-   * check the write would, and leaves nothing behind.
+   * Run fn in a transaction (a savepoint on a transaction's handle), given its handle, and
+   * roll it back: a dry run meets every check the write would, and leaves nothing behind.
    */
-  rehearse<T>(fn: () => Promise<T>): Promise<T>;
+  rehearse<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**
    * SQLite only: the whole database as one image (what `openSqlite(':memory:', image)`
    * opens again), for `serve --memory`'s seed cache. Undefined on PostgreSQL.
@@ -67,7 +74,8 @@ export interface Store {
    * with a write that may change a token or a user; both, on SQLite, with any commit by
    * another connection to the same file. Null where no such mark is cheap (PostgreSQL,
    * whose other instances write unseen) and inside a transaction (whose reads see writes
-   * not yet committed). What serve's read cache (api/read-cache.ts) keys on.
+   * not yet committed: a transaction's handle answers null). What serve's read cache
+   * (api/read-cache.ts) keys on.
    */
   revisions(): Revisions | null;
   /**
@@ -227,21 +235,69 @@ export interface DialectParts {
   close(): Promise<void>;
 }
 
-/** The Store over a dialect's connections: transaction binding, retries and the statement helpers. */
-export function storeOver(parts: DialectParts): Store {
-  const current = new AsyncLocalStorage<StoreConnection>();
+/** The Store over a dialect's connections: transaction handles, retries and the statement helpers. */
+export function storeOver(parts: DialectParts, options: { checkTransactions?: boolean } = {}): Store {
   let closing: Promise<void> | null = null;
-  // An enabled AsyncLocalStorage makes every async resource the process creates copy its
-  // value, whichever store it belongs to: a process that opens many stores (tests; a tool
-  // moving data between two) slowed down in proportion to how many it had ever opened. So it
-  // is enabled only while one of this store's transactions runs.
+  const checking = options.checkTransactions ?? process.env.COURSEBOOK_CHECK_TRANSACTIONS === '1';
+  const inside = checking ? new AsyncLocalStorage<true>() : null;
+  /** A statement or transaction on the store itself must not come from inside a transaction (it would wait for it, or miss it). */
+  const refuseFromInside = (what: string): void => {
+    if (inside?.getStore()) {
+      throw new Error(`${what} went to the store from inside a transaction: use the transaction's handle (tx's argument) instead`);
+    }
+  };
+  const statements = (query: (sql: string, params: readonly unknown[]) => Promise<StatementResult>, conn: StoreConnection | undefined) => ({
+    async get<R>(sql: string, ...params: unknown[]) {
+      return (await query(parts.placeholders(sql), params)).rows[0] as R | undefined;
+    },
+    async all<R>(sql: string, ...params: unknown[]) {
+      return (await query(parts.placeholders(sql), params)).rows as R[];
+    },
+    async run(sql: string, ...params: unknown[]) {
+      return { changes: (await query(parts.placeholders(sql), params)).changes };
+    },
+    async runEach(sql: string, paramLists: readonly (readonly unknown[])[]) {
+      const text = parts.placeholders(sql);
+      if (parts.runEach) return { changes: await parts.runEach(text, paramLists, conn) };
+      let changes = 0;
+      for (const params of paramLists) changes += (await query(text, params)).changes;
+      return { changes };
+    },
+  });
+  /** The handle fn is given: the store's statements, on the transaction's connection. */
+  const handleOf = (conn: StoreConnection): Store => {
+    const handle: Store = {
+      dialect: parts.dialect,
+      path: parts.path,
+      ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
+      revisions: () => null,
+      ownChanges: (scope = 'all') => parts.ownChanges?.(scope) ?? 0,
+      ...statements((sql, params) => conn.query(sql, params), conn),
+      tx: (fn) => fn(handle),
+      async rehearse(fn) {
+        await conn.query('SAVEPOINT rehearsal', []);
+        try {
+          return await fn(handle);
+        } finally {
+          await conn.query('ROLLBACK TO SAVEPOINT rehearsal', []);
+          await conn.query('RELEASE SAVEPOINT rehearsal', []);
+        }
+      },
+      close: () => Promise.reject(new Error("close the store, not a transaction's handle")),
+    };
+    return handle;
+  };
+  // The check's context is enabled only while one of this store's transactions runs: once
+  // enabled, an AsyncLocalStorage costs every promise of the process, and a test process
+  // opens hundreds of stores.
   let running = 0;
-  const bind = async <T>(conn: StoreConnection, fn: () => Promise<T>): Promise<T> => {
+  const within = async <T>(conn: StoreConnection, fn: (tx: Store) => Promise<T>): Promise<T> => {
+    if (!inside) return fn(handleOf(conn));
     running++;
     try {
-      return await current.run(conn, fn);
+      return await inside.run(true, () => fn(handleOf(conn)));
     } finally {
-      if (--running === 0) current.disable();
+      if (--running === 0) inside.disable();
     }
   };
   /**
@@ -253,45 +309,27 @@ export function storeOver(parts: DialectParts): Store {
     if (options.wait === false || !parts.retryable(err, Date.now() - started)) throw err;
     await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 3, 50)));
   };
-  const grouped = parts.groupsCommits ? groupCommit({ hold: parts.hold, begin: parts.begin, bind, retryOrThrow }) : null;
-  const query = (sql: string, params: readonly unknown[]): Promise<StatementResult> => {
-    const text = parts.placeholders(sql);
-    const bound = current.getStore();
-    return bound ? bound.query(text, params) : parts.query(text, params);
-  };
+  const grouped = parts.groupsCommits ? groupCommit({ hold: parts.hold, begin: parts.begin, retryOrThrow }) : null;
   return {
     dialect: parts.dialect,
     path: parts.path,
     ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
-    revisions: () => (parts.revisions && !current.getStore() ? parts.revisions() : null),
+    revisions: () => (parts.revisions ? parts.revisions() : null),
     ownChanges: (scope = 'all') => parts.ownChanges?.(scope) ?? 0,
-    async get<R>(sql: string, ...params: unknown[]) {
-      return (await query(sql, params)).rows[0] as R | undefined;
-    },
-    async all<R>(sql: string, ...params: unknown[]) {
-      return (await query(sql, params)).rows as R[];
-    },
-    async run(sql, ...params) {
-      return { changes: (await query(sql, params)).changes };
-    },
-    async runEach(sql, paramLists) {
-      const text = parts.placeholders(sql);
-      const bound = current.getStore();
-      if (parts.runEach) return { changes: await parts.runEach(text, paramLists, bound) };
-      let changes = 0;
-      for (const params of paramLists) changes += (await (bound ?? parts).query(text, params)).changes;
-      return { changes };
-    },
-    async tx<T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
-      if (current.getStore()) return fn();
-      if (grouped) return grouped(fn, options);
+    ...statements((sql, params) => {
+      refuseFromInside('A statement');
+      return parts.query(sql, params);
+    }, undefined),
+    async tx<T>(fn: (tx: Store) => Promise<T>, options: { wait?: boolean } = {}): Promise<T> {
+      refuseFromInside('A transaction');
+      if (grouped) return grouped((conn) => within(conn, fn), options);
       const started = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
           return await parts.hold(async (conn) => {
             await conn.query(parts.begin, []);
             try {
-              const result = await bind(conn, fn);
+              const result = await within(conn, fn);
               await conn.query('COMMIT', []);
               return result;
             } catch (err) {
@@ -304,21 +342,12 @@ export function storeOver(parts: DialectParts): Store {
         }
       }
     },
-    async rehearse<T>(fn: () => Promise<T>): Promise<T> {
-      const inside = current.getStore();
-      if (inside) {
-        await inside.query('SAVEPOINT rehearsal', []);
-        try {
-          return await fn();
-        } finally {
-          await inside.query('ROLLBACK TO SAVEPOINT rehearsal', []);
-          await inside.query('RELEASE SAVEPOINT rehearsal', []);
-        }
-      }
+    async rehearse<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+      refuseFromInside('A rehearsal');
       return parts.hold(async (conn) => {
         await conn.query(parts.begin, []);
         try {
-          return await bind(conn, fn);
+          return await within(conn, fn);
         } finally {
           await conn.query('ROLLBACK', []);
         }
@@ -328,7 +357,7 @@ export function storeOver(parts: DialectParts): Store {
     // opened may both call it, and both are answered when the store is closed.
     close: () => {
       closing ??= (async () => {
-        current.disable();
+        inside?.disable();
         await parts.close();
       })();
       return closing;

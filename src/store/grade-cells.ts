@@ -65,7 +65,7 @@ export async function loadSubmissionRecords(
   } else take(await store.all('SELECT student_id, data FROM grade_cells WHERE course_id = ?', courseId));
   if (cached.every((v) => v === 1)) return records;
 
-  const rebuild = async (save: boolean) => {
+  const rebuild = async (on: Store, save: boolean) => {
     const missing: string[] = [];
     const rowOf: number[] = [];
     for (let si = 0; si < studentIds.length; si++)
@@ -76,11 +76,9 @@ export async function loadSubmissionRecords(
     // Rebuilding most of a large course (a fresh import, a migrated store): one pass over
     // the course's submissions, assignment by assignment, beats lists of student ids.
     const whole = missing.length > 500 && missing.length * 2 > studentIds.length;
-    const built = await buildCells(store, courseId, missing, (folder) =>
-      courseSubmissions(store, courseId, whole ? null : missing, (batch) => folder.add(batch)),
-    );
+    const built = await buildCells(on, courseId, missing, (folder) => courseSubmissions(on, courseId, whole ? null : missing, (batch) => folder.add(batch)));
     columnOf = slotColumns(built.slots, itemIds);
-    if (save) await saveCells(store, courseId, missing, built.cells);
+    if (save) await saveCells(on, courseId, missing, built.cells);
     for (let m = 0; m < missing.length; m++) {
       const si = rowOf[m]!;
       clearRow(records, si * nItems);
@@ -89,13 +87,13 @@ export async function loadSubmissionRecords(
   };
   try {
     // Inside the write transaction: no submission can change between reading and saving.
-    await store.tx(() => rebuild(true), { wait: false });
+    await store.tx((tx) => rebuild(tx, true), { wait: false });
   } catch (err) {
     // A read-only store, a writer holding the lock, or (PostgreSQL) a concurrent writer
     // that made this save a serialization failure: the cells are only a cache, so answer
     // from the submissions without saving them.
     if (!isReadOnlyOrBusy(err)) throw err;
-    await rebuild(false);
+    await rebuild(store, false);
   }
   return records;
 }

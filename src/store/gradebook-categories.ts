@@ -31,31 +31,31 @@ export type AssignmentsTarget = { assignmentIds: string[] } | { moduleId: string
  * one category of its setup, or in none: every id is checked first, then all move.
  */
 export function setAssignmentsCategory(store: Store, courseId: string, target: AssignmentsTarget, categoryId: string | null): Promise<AssignmentValue[]> {
-  return store.tx(async () => {
-    const problems: Problem[] = [...categoryProblems((await loadSetup(store, courseId)).categories, categoryId)];
+  return store.tx(async (tx) => {
+    const problems: Problem[] = [...categoryProblems((await loadSetup(tx, courseId)).categories, categoryId)];
     let ids: string[];
     if ('moduleId' in target) {
-      const mod = await getModule(store, target.moduleId);
+      const mod = await getModule(tx, target.moduleId);
       if (mod?.courseId !== courseId)
         problems.push({ path: 'moduleId', message: `no module ${JSON.stringify(target.moduleId)} in course ${JSON.stringify(courseId)}` });
-      ids = ((await store.all('SELECT id FROM assignments WHERE module_id = ? ORDER BY position, id', target.moduleId)) as { id: string }[]).map((r) => r.id);
+      ids = ((await tx.all('SELECT id FROM assignments WHERE module_id = ? ORDER BY position, id', target.moduleId)) as { id: string }[]).map((r) => r.id);
     } else {
       ids = target.assignmentIds;
       const seen = new Set<string>();
       await eachInOrder(ids, async (id, i) => {
         if (seen.has(id)) problems.push({ path: `assignmentIds[${i}]`, message: `${JSON.stringify(id)} is listed twice` });
         seen.add(id);
-        if ((await getAssignmentRow(store, id))?.courseId !== courseId) {
+        if ((await getAssignmentRow(tx, id))?.courseId !== courseId) {
           problems.push({ path: `assignmentIds[${i}]`, message: `no assignment ${JSON.stringify(id)} in course ${JSON.stringify(courseId)}` });
         }
       });
     }
     if (problems.length > 0) throw invalid(problems);
     for (const id of ids) {
-      const before = (await getAssignmentRow(store, id))!;
-      if (before.categoryId !== categoryId) await updateAssignmentRow(store, before, { ...before, categoryId });
+      const before = (await getAssignmentRow(tx, id))!;
+      if (before.categoryId !== categoryId) await updateAssignmentRow(tx, before, { ...before, categoryId });
     }
-    return await mapInOrder(ids, async (id) => (await getAssignment(store, id))!);
+    return await mapInOrder(ids, async (id) => (await getAssignment(tx, id))!);
   });
 }
 
@@ -71,8 +71,8 @@ export function removeCategory(
   categoryId: string,
   change: { expectedVersion: number; moveTo?: string | undefined; by: string; now: string },
 ): Promise<GradebookSetupValue> {
-  return store.tx(async () => {
-    const setup = await loadSetup(store, courseId);
+  return store.tx(async (tx) => {
+    const setup = await loadSetup(tx, courseId);
     assertSetupVersion(setup, change.expectedVersion);
     if (!setup.categories.some((c) => c.id === categoryId)) {
       throw new AppError('not-found', `Category ${JSON.stringify(categoryId)} is not in the gradebook setup of course ${JSON.stringify(courseId)}.`);
@@ -85,7 +85,7 @@ export function removeCategory(
           : categoryProblems(setup.categories, moveTo, 'moveTo');
       if (problems.length > 0) throw invalid(problems);
     }
-    const held = await assignmentsInCategory(store, courseId, categoryId);
+    const held = await assignmentsInCategory(tx, courseId, categoryId);
     if (held.length > 0 && moveTo === undefined) {
       const n = held.length;
       const [they, them] = n === 1 ? ['it moves', 'it'] : ['they move', 'them'];
@@ -96,12 +96,12 @@ export function removeCategory(
         { categoryId, assignments: held },
       );
     }
-    if (held.length > 0) await setAssignmentsCategory(store, courseId, { assignmentIds: held }, moveTo!);
+    if (held.length > 0) await setAssignmentsCategory(tx, courseId, { assignmentIds: held }, moveTo!);
     const studentNotes =
       moveTo === undefined
         ? setup.studentNotes.filter((n) => n.categoryId !== categoryId)
         : setup.studentNotes.map((n) => (n.categoryId === categoryId ? { ...n, categoryId: moveTo } : n));
-    return putGradebookSetup(store, {
+    return putGradebookSetup(tx, {
       ...setup,
       categories: setup.categories.filter((c) => c.id !== categoryId),
       studentNotes,

@@ -66,19 +66,19 @@ export async function importGrades(
   body: ImportBody & { dryRun: boolean; expectedPlan?: string | undefined },
   at: { by: string; now: string; ids: Ids },
 ): Promise<GradesImportResultValue> {
-  const run = async (): Promise<GradesImportResultValue> => {
-    const items = await publishedItems(store, courseId);
+  const run = async (tx: Store): Promise<GradesImportResultValue> => {
+    const items = await publishedItems(tx, courseId);
     const itemIndex = new Map(items.map((it, i) => [it.id, i]));
-    const enrolled = new Set((await listStudents(store, courseId)).map((s) => s.id));
+    const enrolled = new Set((await listStudents(tx, courseId)).map((s) => s.id));
     const rowStudents = [...new Set(body.rows.map((r) => r.studentId).filter((id) => enrolled.has(id)))];
-    const before = await gradesOf(store, courseId, items, rowStudents, at.now, false);
+    const before = await gradesOf(tx, courseId, items, rowStudents, at.now, false);
 
     // The plan is pure: look up every assignment and person it will ask about first.
     const assignments = new Map<string, AssignmentRowValue | null>();
-    for (const { itemId } of body.items) if (!assignments.has(itemId)) assignments.set(itemId, await getAssignmentRow(store, itemId));
+    for (const { itemId } of body.items) if (!assignments.has(itemId)) assignments.set(itemId, await getAssignmentRow(tx, itemId));
     const people = new Map<string, 'student' | 'other' | 'none'>();
     for (const { studentId } of body.rows)
-      if (!people.has(studentId)) people.set(studentId, enrolled.has(studentId) ? 'student' : (await getUser(store, studentId)) ? 'other' : 'none');
+      if (!people.has(studentId)) people.set(studentId, enrolled.has(studentId) ? 'student' : (await getUser(tx, studentId)) ? 'other' : 'none');
     const plan = planGradesImport(body, {
       courseId,
       assignment: (id) => assignments.get(id) ?? null,
@@ -95,7 +95,7 @@ export async function importGrades(
 
     const planned: (PlannedCell & { latest: SubmissionValue | null; action: Action })[] = [];
     for (const c of plan.changes) {
-      const latest = await latestAttempt(store, c.itemId, c.studentId);
+      const latest = await latestAttempt(tx, c.itemId, c.studentId);
       planned.push({ ...c, latest, action: actionOf(latest) });
     }
     const id = fingerprint(planned);
@@ -108,9 +108,9 @@ export async function importGrades(
     }
 
     const written: ((typeof planned)[number] & { submissionId: string })[] = [];
-    for (const c of planned) written.push({ ...c, submissionId: await write(store, c, at) });
+    for (const c of planned) written.push({ ...c, submissionId: await write(tx, c, at) });
     const changedStudents = [...new Set(planned.map((c) => c.studentId))];
-    const after = await gradesOf(store, courseId, items, changedStudents, at.now, true);
+    const after = await gradesOf(tx, courseId, items, changedStudents, at.now, true);
     const titles = new Map(items.map((it) => [it.id, it.title]));
     const result: GradesImportResultValue = {
       dryRun: body.dryRun,

@@ -34,8 +34,6 @@ export interface GroupCommitParts {
   hold(fn: (conn: StoreConnection) => Promise<void>): Promise<void>;
   /** The statement that starts a write transaction (BEGIN IMMEDIATE). */
   begin: string;
-  /** Run fn with conn as the transaction's connection (Store's binding for nested calls). */
-  bind<T>(conn: StoreConnection, fn: () => Promise<T>): Promise<T>;
   /** After a failed attempt: throw err, or pause when the transaction may be tried again (Store's retry rule). */
   retryOrThrow(err: unknown, started: number, attempt: number, options: { wait?: boolean }): Promise<void>;
 }
@@ -63,8 +61,11 @@ interface Group {
  */
 type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown } | { rejoin: true };
 
+/** One transaction's work, given the connection its statements go to. */
+type Work<T> = (conn: StoreConnection) => Promise<T>;
+
 /** A `tx` whose transactions commit in groups (see the file's comment). */
-export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, options?: { wait?: boolean }) => Promise<T> {
+export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?: { wait?: boolean }) => Promise<T> {
   let open: Group | null = null;
   let opening: Promise<Group> | null = null;
 
@@ -144,11 +145,11 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
    * back. That spares a lone transaction (a CLI write, an import) SQLite's savepoint
    * journal, which cost a large import 15% of its time.
    */
-  const runMember = async <T>(group: Group, fn: () => Promise<T>, first: boolean): Promise<Outcome<T>> => {
+  const runMember = async <T>(group: Group, fn: Work<T>, first: boolean): Promise<Outcome<T>> => {
     if (group.broken) return { rejoin: true };
     if (!first) await group.conn.query('SAVEPOINT member', []);
     try {
-      const value = await parts.bind(group.conn, fn);
+      const value = await fn(group.conn);
       if (!first) await group.conn.query('RELEASE member', []);
       return { ok: true, value };
     } catch (err) {
@@ -176,7 +177,7 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
     }
   };
 
-  const member = async <T>(group: Group, fn: () => Promise<T>): Promise<Outcome<T>> => {
+  const member = async <T>(group: Group, fn: Work<T>): Promise<Outcome<T>> => {
     // Members run in the order they joined: the first to join is the first to run.
     const first = group.joined++ === 0;
     group.unfinished++;
@@ -208,7 +209,7 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: () => Promise<T>, 
     return outcome;
   };
 
-  return async <T>(fn: () => Promise<T>, options: { wait?: boolean } = {}): Promise<T> => {
+  return async <T>(fn: Work<T>, options: { wait?: boolean } = {}): Promise<T> => {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       let failure: unknown;

@@ -10,6 +10,7 @@ import { type OperationId, POLICIES } from '../../src/api/policies.js';
 import { FIXTURE_CONTROL_ROUTES, ROUTE_MODULES } from '../../src/api/routes/index.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/index.js';
 import { SCOPES, type Scope } from '../../src/schemas/people.js';
+import type { Store } from '../../src/store/db.js';
 import { makeService, type TestService } from '../helpers/app.js';
 import { testFixtureTools } from '../helpers/fixture.js';
 
@@ -187,11 +188,30 @@ const REQUESTS: Partial<
   importGrades: { method: 'POST', path: '/courses/c1/gradebook/import', body: { items: [{ itemId: 'a1' }], rows: [{ studentId: 'stu1', scores: [8] }] } },
 };
 
-/** The fixture control routes exist only with serve --allow-admin: the matrix service has them, and one fault rule. */
-function withFixtureControl(svc: TestService): TestService {
+/**
+ * The matrix's app over a service: with the fixture control routes (serve --allow-admin) and
+ * one fault rule, on a store that `send` points at each request's rehearsal.
+ */
+interface MatrixService {
+  base: TestService;
+  app: ReturnType<typeof createApp>;
+  /** Where the app's statements go: a rehearsal's handle, or (null) the service's store. */
+  route(store: Store | null): void;
+}
+
+function withFixtureControl(base: TestService): MatrixService {
   const fixture = testFixtureTools();
   fixture.control!.faults.add({ path: '/nowhere', status: 503 });
-  return { ...svc, app: createApp({ ...svc.deps, options: { ...svc.deps.options, allowAdmin: true }, fixture }, ROUTE_MODULES, FIXTURE_CONTROL_ROUTES) };
+  let current = base.store;
+  const store = new Proxy(base.store, { get: (_target, key) => Reflect.get(current, key) });
+  const app = createApp({ ...base.deps, store, options: { ...base.deps.options, allowAdmin: true }, fixture }, ROUTE_MODULES, FIXTURE_CONTROL_ROUTES);
+  return {
+    base,
+    app,
+    route: (to) => {
+      current = to ?? base.store;
+    },
+  };
 }
 
 /** Operations whose routes are registered elsewhere or not yet built; reported as todo. */
@@ -245,18 +265,23 @@ function service(scope: Scope | null) {
  * One request against the operation's service, rolled back afterwards. Fixture control keeps
  * its state (faults, clock, journal) in memory, not in the store: its requests get a new app.
  */
-async function send(base: TestService, token: string | null, req: { method: string; path: string; body?: unknown }) {
-  const svc = req.path.startsWith('/_admin') ? withFixtureControl(base) : base;
+async function send(matrix: MatrixService, token: string | null, req: { method: string; path: string; body?: unknown }) {
+  const svc = req.path.startsWith('/_admin') ? withFixtureControl(matrix.base) : matrix;
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (req.body !== undefined) headers['content-type'] = 'application/json';
-  return svc.store.rehearse(async () => {
-    const res = await svc.app.request(`http://t/api/v1${req.path}`, {
-      method: req.method,
-      headers,
-      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-    });
-    return { status: res.status, text: await res.text() };
+  return svc.base.store.rehearse(async (tx) => {
+    svc.route(tx);
+    try {
+      const res = await svc.app.request(`http://t/api/v1${req.path}`, {
+        method: req.method,
+        headers,
+        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+      });
+      return { status: res.status, text: await res.text() };
+    } finally {
+      svc.route(null);
+    }
   });
 }
 
@@ -284,7 +309,7 @@ describe('access matrix', () => {
     for (const id of registered) expect(ops).toContain(id);
     const missing = ops.filter((id) => !registered.has(id) && !NOT_IN_MATRIX.has(id));
     expect(missing).toEqual([]);
-    svc.close();
+    await svc.base.close();
   });
 
   for (const op of ops) {

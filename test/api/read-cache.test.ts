@@ -287,7 +287,7 @@ describe.skipIf(!onSqlite)('readsAt: a value read across a write is never served
     const notRead = () => Promise.resolve({ name: 'not read' });
     const first = await read(() => user(store));
     await store.run("UPDATE courses SET title = 'Own write' WHERE id = 'c1'");
-    await store.tx(() => store.run("UPDATE courses SET title = 'Own transaction' WHERE id = 'c1'"));
+    await store.tx((tx) => tx.run("UPDATE courses SET title = 'Own transaction' WHERE id = 'c1'"));
     expect(await read(notRead)).toBe(first);
     await store.run("UPDATE users SET name = 'Renamed here' WHERE id = 'stu1'");
     expect(await read(() => user(store))).toEqual({ name: 'Renamed here' });

@@ -239,10 +239,10 @@ describe('grade cells', () => {
     const store = await openStore(':memory:');
     const many = Array.from({ length: 620 }, (_, i) => `s${String(i).padStart(3, '0')}`);
     await seed(store, many);
-    await store.tx(async () => {
+    await store.tx(async (tx) => {
       await eachInOrder(many, async (s, i) => {
-        for (const [j, a] of ASSIGNMENTS.entries()) if ((i + j) % 3 !== 0) await submit(store, a, s, (i * 7 + j) % 11, i % 2 === 0, i - 300);
-        if (i % 5 === 0) await submit(store, 'a1', s, 10, true, i); // a second attempt
+        for (const [j, a] of ASSIGNMENTS.entries()) if ((i + j) % 3 !== 0) await submit(tx, a, s, (i * 7 + j) % 11, i % 2 === 0, i - 300);
+        if (i % 5 === 0) await submit(tx, 'a1', s, 10, true, i); // a second attempt
       });
     });
     await checkCourse(store, 'c1');

@@ -41,8 +41,8 @@ describe('group commit (SQLite)', () => {
     const answeredWith: number[][] = [];
     const write = (id: number) =>
       store
-        .tx(async () => {
-          await insert(store, id);
+        .tx(async (tx) => {
+          await insert(tx, id);
           // Another connection sees none of the group until it commits: not even members done before this one.
           seenInside.push(committed());
           return id;
@@ -64,12 +64,12 @@ describe('group commit (SQLite)', () => {
   it('a transaction that fails takes back only its own writes, and is answered after the others commit', async () => {
     const { store, committed } = await storeAndObserver();
     const results = await Promise.allSettled([
-      store.tx(() => insert(store, 1)),
-      store.tx(async () => {
-        await insert(store, 2);
+      store.tx((tx) => insert(tx, 1)),
+      store.tx(async (tx) => {
+        await insert(tx, 2);
         throw new Error('the second changed its mind');
       }),
-      store.tx(() => insert(store, 3)),
+      store.tx((tx) => insert(tx, 3)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.message).toBe('the second changed its mind');
@@ -79,12 +79,12 @@ describe('group commit (SQLite)', () => {
   it('when the first transaction of a group fails, the others are stored all the same', async () => {
     const { store, committed } = await storeAndObserver();
     const results = await Promise.allSettled([
-      store.tx(async () => {
-        await insert(store, 1);
+      store.tx(async (tx) => {
+        await insert(tx, 1);
         throw new Error('the first changed its mind');
       }),
-      store.tx(() => insert(store, 2)),
-      store.tx(() => insert(store, 3)),
+      store.tx((tx) => insert(tx, 2)),
+      store.tx((tx) => insert(tx, 3)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect((results[0] as PromiseRejectedResult).reason.message).toBe('the first changed its mind');
@@ -95,10 +95,10 @@ describe('group commit (SQLite)', () => {
     const { store } = await storeAndObserver();
     await insert(store, 1);
     const increment = () =>
-      store.tx(async () => {
-        const { v } = (await store.get<{ v: number }>('SELECT v FROM t WHERE id = 1'))!;
+      store.tx(async (tx) => {
+        const { v } = (await tx.get<{ v: number }>('SELECT v FROM t WHERE id = 1'))!;
         await Promise.resolve(); // a turn of the microtask queue between the read and the write
-        await store.run('UPDATE t SET v = ? WHERE id = 1', v + 1);
+        await tx.run('UPDATE t SET v = ? WHERE id = 1', v + 1);
       });
     await Promise.all(Array.from({ length: 150 }, increment));
     expect((await store.get<{ v: number }>('SELECT v FROM t WHERE id = 1'))!.v).toBe(150);
@@ -107,40 +107,40 @@ describe('group commit (SQLite)', () => {
   it('more transactions than one group holds commit in several groups, all of them stored', async () => {
     const { store, committed } = await storeAndObserver();
     const count = MAX_GROUP_MEMBERS * 2 + 5;
-    await Promise.all(Array.from({ length: count }, (_, i) => store.tx(() => insert(store, i + 1))));
+    await Promise.all(Array.from({ length: count }, (_, i) => store.tx((tx) => insert(tx, i + 1))));
     expect(committed()).toHaveLength(count);
   });
 
   it('a failed COMMIT fails every member of the group, and stores nothing of it', async () => {
     const { store, committed } = await storeAndObserver();
     const results = await Promise.allSettled([
-      store.tx(() => insert(store, 1)),
-      store.tx(async () => {
+      store.tx((tx) => insert(tx, 1)),
+      store.tx(async (tx) => {
         // A foreign key checked at COMMIT (deferred for this transaction): the COMMIT fails.
-        await store.run('PRAGMA defer_foreign_keys = ON');
-        await store.run('INSERT INTO child (id, parent) VALUES (1, 999)');
+        await tx.run('PRAGMA defer_foreign_keys = ON');
+        await tx.run('INSERT INTO child (id, parent) VALUES (1, 999)');
       }),
-      store.tx(() => insert(store, 3)),
+      store.tx((tx) => insert(tx, 3)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
     expect(committed()).toEqual([]);
     // The store goes on: the next transaction starts a new group.
-    await store.tx(() => insert(store, 4));
+    await store.tx((tx) => insert(tx, 4));
     expect(committed()).toEqual([4]);
   });
 
   it('when the whole transaction is rolled back under a member, the members that ran fail and the rest start again', async () => {
     const { store, committed } = await storeAndObserver();
     const results = await Promise.allSettled([
-      store.tx(() => insert(store, 1)),
-      store.tx(async () => {
-        await insert(store, 2);
+      store.tx((tx) => insert(tx, 1)),
+      store.tx(async (tx) => {
+        await insert(tx, 2);
         // What SQLite does on a full disk or an I/O error: the transaction is gone, savepoints and all.
-        await store.run('ROLLBACK');
+        await tx.run('ROLLBACK');
         throw new Error('disk full');
       }),
-      store.tx(() => insert(store, 3)),
+      store.tx((tx) => insert(tx, 3)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
     expect((results[0] as PromiseRejectedResult).reason.message).toBe('disk full');
@@ -150,7 +150,7 @@ describe('group commit (SQLite)', () => {
 
   it('reads outside a transaction wait for the group to commit, and then see all of it', async () => {
     const { store } = await storeAndObserver();
-    const writes = [1, 2, 3].map((id) => store.tx(() => insert(store, id)));
+    const writes = [1, 2, 3].map((id) => store.tx((tx) => insert(tx, id)));
     const read = store.all<{ id: number }>('SELECT id FROM t ORDER BY id');
     expect((await read).map((r) => r.id)).toEqual([1, 2, 3]);
     await Promise.all(writes);

@@ -49,22 +49,22 @@ describe('Store.revision (SQLite)', () => {
     const store = await open(tempDb());
     const before = revision(store);
     let inside: string | null | undefined;
-    await store.tx(async () => {
-      await addUser(store, 'u1');
-      inside = revision(store);
+    await store.tx(async (tx) => {
+      await addUser(tx, 'u1');
+      inside = revision(tx);
     });
     expect(inside).toBeNull();
     const committed = revision(store);
     expect(committed).not.toBe(before);
     await expect(
-      store.tx(async () => {
-        await addUser(store, 'u2');
+      store.tx(async (tx) => {
+        await addUser(tx, 'u2');
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
     expect(revision(store)).not.toBe(committed);
     const rehearsed = revision(store);
-    await store.rehearse(() => addUser(store, 'u3'));
+    await store.rehearse((tx) => addUser(tx, 'u3'));
     expect(revision(store)).not.toBe(rehearsed);
   });
 
@@ -111,7 +111,7 @@ describe('the credentials revision (SQLite)', () => {
     const c0 = credentials(store);
     const a0 = revision(store);
     await store.run("INSERT INTO courses (id, title, created_at, updated_at) VALUES ('c1', 'One', 'x', 'x')");
-    await store.tx(() => store.run("UPDATE courses SET title = 'Two' WHERE id = 'c1'"));
+    await store.tx((tx) => tx.run("UPDATE courses SET title = 'Two' WHERE id = 'c1'"));
     expect(revision(store)).not.toBe(a0);
     expect(credentials(store)).toBe(c0);
     expect(store.ownChanges('credentials')).toBe(0);
@@ -130,8 +130,8 @@ describe('the credentials revision (SQLite)', () => {
       last = credentials(store);
     }
     let inside: unknown;
-    await store.tx(async () => {
-      inside = store.revisions();
+    await store.tx(async (tx) => {
+      inside = tx.revisions();
     });
     expect(inside).toBeNull();
   });

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { insertCourse, insertModule, listModules, updateModule } from '../../src/store/courses.js';
-import { openStore } from '../../src/store/db.js';
+import { openStore, type Store, storeOver } from '../../src/store/db.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { value } from '../helpers/store-sql.js';
 
@@ -124,8 +124,8 @@ describe('runEach (a bulk write)', () => {
     const store = await openStore(':memory:');
     await store.run(insertUser, 'u0', 'Zero');
     await expect(
-      store.tx(async () => {
-        await store.runEach(insertUser, users(['u1', 'u2', 'u0', 'u3']));
+      store.tx(async (tx) => {
+        await tx.runEach(insertUser, users(['u1', 'u2', 'u0', 'u3']));
       }),
     ).rejects.toMatchObject({ code: expect.stringContaining('SQLITE_CONSTRAINT') });
     expect(await ids(store)).toEqual(['u0']);
@@ -139,8 +139,8 @@ describe('runEach (a bulk write)', () => {
       entered = resolve;
     });
     const rolledBack = store
-      .tx(async () => {
-        await store.run(insertUser, 'tx1', 'In the transaction');
+      .tx(async (tx) => {
+        await tx.run(insertUser, 'tx1', 'In the transaction');
         entered();
         await new Promise((resolve) => setTimeout(resolve, 20));
         throw new Error('roll back');
@@ -152,5 +152,73 @@ describe('runEach (a bulk write)', () => {
     await bulk;
     expect(await ids(store)).toEqual(['b1', 'b2']);
     await store.close();
+  });
+});
+
+describe("a transaction's handle", () => {
+  const insertUser = 'INSERT INTO users (id, name, email, admin) VALUES (?, ?, NULL, 0)';
+  const ids = async (store: Store) => ((await store.all('SELECT id FROM users ORDER BY rowid')) as { id: string }[]).map((r) => r.id);
+
+  it('carries the transaction: tx on it joins, rehearse on it is a savepoint rolled back, and it has no revision', async () => {
+    const store = await openStore(tempDb());
+    await store.tx(async (tx) => {
+      await tx.run(insertUser, 'u1', 'One');
+      // Joining: the inner work sees the outer's uncommitted row and commits with it.
+      expect(await tx.tx(async (inner) => ids(inner))).toEqual(['u1']);
+      await tx.rehearse(async (dry) => {
+        await dry.run(insertUser, 'u2', 'Two');
+        expect(await ids(dry)).toEqual(['u1', 'u2']);
+      });
+      expect(await ids(tx)).toEqual(['u1']);
+      expect(tx.revisions()).toBeNull();
+      await expect(tx.close()).rejects.toThrow(/close the store/);
+    });
+    expect(await ids(store)).toEqual(['u1']);
+    expect(store.revisions()).not.toBeNull();
+    await store.close();
+  });
+
+  it('under the check the tests run with, a statement or transaction sent to the store itself from inside a transaction fails (it would wait for it), and nothing is written', async () => {
+    expect(process.env.COURSEBOOK_CHECK_TRANSACTIONS).toBe('1');
+    const store = await openStore(tempDb());
+    const refused = /from inside a transaction: use the transaction's handle/;
+    await expect(
+      store.tx(async (tx) => {
+        await tx.run(insertUser, 'u1', 'One');
+        await store.get('SELECT 1 AS one');
+      }),
+    ).rejects.toThrow(refused);
+    await expect(store.tx(async () => store.tx(async () => 1))).rejects.toThrow(refused);
+    await expect(store.rehearse(async () => store.rehearse(async () => 1))).rejects.toThrow(refused);
+    expect(await ids(store)).toEqual([]);
+    // Outside any transaction the store is the one to use, and work that merely started
+    // inside one but runs after it (a timer) is outside it too.
+    let later: Promise<unknown> = Promise.resolve();
+    await store.tx(async (tx) => {
+      await tx.run(insertUser, 'u2', 'Two');
+      later = new Promise((resolve) => setTimeout(resolve, 5)).then(() => 'after');
+    });
+    expect(await later).toBe('after');
+    expect(await ids(store)).toEqual(['u2']);
+    await store.close();
+  });
+
+  it('without the check (production), the store itself is not watched: no context is kept for it', async () => {
+    const parts = storeOver(
+      {
+        dialect: 'sqlite',
+        path: ':memory:',
+        begin: 'BEGIN',
+        hold: async (fn) => fn({ query: async () => ({ rows: [], changes: 0 }) }),
+        query: async () => ({ rows: [{ one: 1 }], changes: 0 }),
+        retryable: () => false,
+        placeholders: (sql) => sql,
+        close: async () => undefined,
+      },
+      { checkTransactions: false },
+    );
+    // The outer store answers from inside (its statement would go elsewhere: the caller's mistake, not refused).
+    expect(await parts.tx(async () => parts.get('SELECT 1'))).toEqual({ one: 1 });
+    await parts.close();
   });
 });

@@ -42,10 +42,10 @@ export const assignmentsRoutes: RouteModule = [
     response: Assignment,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const mod = (await getModule(deps.store, params.moduleId))!;
+      deps.store.tx(async (tx) => {
+        const mod = (await getModule(tx, params.moduleId))!;
         const problems = [
-          ...(await checkCategory(deps.store, mod.courseId, body.categoryId)),
+          ...(await checkCategory(tx, mod.courseId, body.categoryId)),
           ...(body.instructions as { id?: string }[]).flatMap((b, i) =>
             b.id !== undefined ? [{ path: `instructions[${i}].id`, message: 'a new assignment has no blocks to name' }] : [],
           ),
@@ -53,7 +53,7 @@ export const assignmentsRoutes: RouteModule = [
         if (problems.length > 0) throw invalid(problems);
         const id = deps.ids.next('asg');
         await insertAssignment(
-          deps.store,
+          tx,
           {
             id,
             moduleId: mod.id,
@@ -64,14 +64,13 @@ export const assignmentsRoutes: RouteModule = [
             dueAt: body.dueAt,
             points: body.points,
             submissionType: body.submissionType,
-            categoryId:
-              body.categoryId === undefined ? firstCategoryId((await getGradebookSetup(deps.store, mod.courseId))?.categories ?? []) : body.categoryId,
+            categoryId: body.categoryId === undefined ? firstCategoryId((await getGradebookSetup(tx, mod.courseId))?.categories ?? []) : body.categoryId,
             rubric: body.rubric,
           },
           body.position,
         );
-        await replaceInstructions(deps.store, id, body.instructions, { now: deps.clock.now(), ids: deps.ids });
-        return getAssignment(deps.store, id);
+        await replaceInstructions(tx, id, body.instructions, { now: deps.clock.now(), ids: deps.ids });
+        return getAssignment(tx, id);
       }),
   }),
   defineOperation({
@@ -94,16 +93,16 @@ export const assignmentsRoutes: RouteModule = [
     body: AssignmentUpdate,
     response: Assignment,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const before = await getAssignmentRow(deps.store, params.assignmentId);
+      deps.store.tx(async (tx) => {
+        const before = await getAssignmentRow(tx, params.assignmentId);
         if (!before) throw notFound('Assignment', params.assignmentId);
-        const problems = await checkCategory(deps.store, before.courseId, body.categoryId);
+        const problems = await checkCategory(tx, before.courseId, body.categoryId);
         if (problems.length > 0) throw invalid(problems);
         const { instructions, ...fields } = body;
         const changes = definedFields(fields);
-        await updateAssignmentRow(deps.store, before, { ...before, ...changes });
-        if (instructions !== undefined) await replaceInstructions(deps.store, before.id, instructions, { now: deps.clock.now(), ids: deps.ids });
-        return getAssignment(deps.store, before.id);
+        await updateAssignmentRow(tx, before, { ...before, ...changes });
+        if (instructions !== undefined) await replaceInstructions(tx, before.id, instructions, { now: deps.clock.now(), ids: deps.ids });
+        return getAssignment(tx, before.id);
       }),
   }),
   defineOperation({
@@ -115,10 +114,10 @@ export const assignmentsRoutes: RouteModule = [
     params: AssignmentParams,
     response: Assignment,
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        const before = (await getAssignmentRow(deps.store, params.assignmentId))!;
-        if (before.status !== 'published') await updateAssignmentRow(deps.store, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
-        return getAssignment(deps.store, before.id);
+      deps.store.tx(async (tx) => {
+        const before = (await getAssignmentRow(tx, params.assignmentId))!;
+        if (before.status !== 'published') await updateAssignmentRow(tx, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
+        return getAssignment(tx, before.id);
       }),
   }),
   defineOperation({
@@ -130,10 +129,10 @@ export const assignmentsRoutes: RouteModule = [
     params: AssignmentParams,
     response: Assignment,
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
+      deps.store.tx(async (tx) => {
         // The student-work rule has one home, shared with deletes and content writes.
-        await unpublishAssignment(deps.store, params.assignmentId);
-        return getAssignment(deps.store, params.assignmentId);
+        await unpublishAssignment(tx, params.assignmentId);
+        return getAssignment(tx, params.assignmentId);
       }),
   }),
 ];

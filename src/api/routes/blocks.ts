@@ -44,11 +44,11 @@ export const blocksRoutes: RouteModule = [
     response: StoredBlock,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() => {
+      deps.store.tx((tx) => {
         const { position, provenance, ...content } = body;
         const ai = provenance !== undefined;
         return insertBlock(
-          deps.store,
+          tx,
           { lessonId: params.lessonId },
           {
             id: deps.ids.next('blk'),
@@ -83,9 +83,9 @@ export const blocksRoutes: RouteModule = [
     body: BlockContent,
     response: StoredBlock,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const before = await loadBlock(deps.store, params.blockId);
-        await writeBlock(deps.store, before.id, {
+      deps.store.tx(async (tx) => {
+        const before = await loadBlock(tx, params.blockId);
+        await writeBlock(tx, before.id, {
           content: body,
           origin: 'human',
           aiState: null,
@@ -93,7 +93,7 @@ export const blocksRoutes: RouteModule = [
           previous: blockContentOf(before),
           updatedAt: deps.clock.now(),
         });
-        return output(await getBlock(deps.store, before.id));
+        return output(await getBlock(tx, before.id));
       }),
   }),
   defineOperation({
@@ -106,18 +106,18 @@ export const blocksRoutes: RouteModule = [
     body: BlockMove,
     response: StoredBlock,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(async () => {
-        const block = await loadBlock(deps.store, params.blockId);
-        if (body.lessonId === undefined || body.lessonId === block.lessonId) await moveBlock(deps.store, block, body.position);
+      deps.store.tx(async (tx) => {
+        const block = await loadBlock(tx, params.blockId);
+        if (body.lessonId === undefined || body.lessonId === block.lessonId) await moveBlock(tx, block, body.position);
         else {
           // #14: to another lesson of the same course (the caller may write this course only).
           if (block.lessonId === null) throw invalid([{ path: 'lessonId', message: "an assignment's instruction block cannot move to a lesson" }]);
-          const target = await getLesson(deps.store, body.lessonId);
+          const target = await getLesson(tx, body.lessonId);
           if (!target || target.courseId !== granted.courseId)
             throw invalid([{ path: 'lessonId', message: `${JSON.stringify(body.lessonId)} is not a lesson of this block's course` }]);
-          await moveBlockToLesson(deps.store, { ...block, lessonId: block.lessonId }, target.id, body.position);
+          await moveBlockToLesson(tx, { ...block, lessonId: block.lessonId }, target.id, body.position);
         }
-        return output(await getBlock(deps.store, block.id));
+        return output(await getBlock(tx, block.id));
       }),
   }),
   defineOperation({
@@ -129,8 +129,8 @@ export const blocksRoutes: RouteModule = [
     params: BlockParams,
     response: z.object({ ok: z.boolean(), id: z.string() }),
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        await deleteBlock(deps.store, await loadBlock(deps.store, params.blockId));
+      deps.store.tx(async (tx) => {
+        await deleteBlock(tx, await loadBlock(tx, params.blockId));
         return { ok: true, id: params.blockId };
       }),
   }),
@@ -147,13 +147,13 @@ export const blocksRoutes: RouteModule = [
       z.object({ ok: z.literal(true), id: z.string(), deleted: z.literal(true) }).openapi({ description: 'A rejected draft that replaced nothing is deleted' }),
     ]),
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const block = await loadBlock(deps.store, params.blockId);
+      deps.store.tx(async (tx) => {
+        const block = await loadBlock(tx, params.blockId);
         if (block.aiState !== 'draft')
           throw new AppError('conflict', `Block ${block.id} is not an AI draft awaiting review (aiState ${JSON.stringify(block.aiState)}).`);
         const now = deps.clock.now();
         if (body.decision === 'accept') {
-          await writeBlock(deps.store, block.id, {
+          await writeBlock(tx, block.id, {
             content: blockContentOf(block),
             origin: block.origin,
             aiState: 'accepted',
@@ -161,13 +161,13 @@ export const blocksRoutes: RouteModule = [
             previous: block.previous,
             updatedAt: now,
           });
-          return output(await getBlock(deps.store, block.id));
+          return output(await getBlock(tx, block.id));
         }
         if (block.previous === null) {
-          await deleteBlock(deps.store, block);
+          await deleteBlock(tx, block);
           return { ok: true, id: block.id, deleted: true };
         }
-        await writeBlock(deps.store, block.id, {
+        await writeBlock(tx, block.id, {
           content: block.previous,
           origin: block.origin,
           aiState: 'rejected',
@@ -175,7 +175,7 @@ export const blocksRoutes: RouteModule = [
           previous: null,
           updatedAt: now,
         });
-        return output(await getBlock(deps.store, block.id));
+        return output(await getBlock(tx, block.id));
       }),
   }),
 ];

@@ -66,7 +66,7 @@ export const certificatesRoutes: RouteModule = [
     body: CertificateIssue,
     response: Certificate,
     status: 201,
-    handler: ({ deps, body }) => deps.store.tx(() => issue(deps, body.userId, body.courseId, body.basis, null, null)),
+    handler: ({ deps, body }) => deps.store.tx((tx) => issue({ ...deps, store: tx }, body.userId, body.courseId, body.basis, null, null)),
   }),
   defineOperation({
     operationId: 'listCertificates',
@@ -112,12 +112,12 @@ export const certificatesRoutes: RouteModule = [
     response: Certificate,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const old = (await getCertificate(deps.store, params.certificateId))!;
+      deps.store.tx(async (tx) => {
+        const old = (await getCertificate(tx, params.certificateId))!;
         if (old.replacedBy !== null)
           throw new AppError('conflict', `Certificate ${old.id} was already replaced by ${old.replacedBy}.`, { replacedBy: old.replacedBy });
-        const next = await issue(deps, old.userId, old.courseId, body.basis ?? old.basis, old.id, body.reason);
-        await markReplaced(deps.store, old.id, next.id);
+        const next = await issue({ ...deps, store: tx }, old.userId, old.courseId, body.basis ?? old.basis, old.id, body.reason);
+        await markReplaced(tx, old.id, next.id);
         return next;
       }),
   }),

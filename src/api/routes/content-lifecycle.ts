@@ -24,7 +24,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'courses',
     params: CourseParams,
     response: Course,
-    handler: ({ deps, params }) => deps.store.tx(() => unpublishCourse(deps.store, params.courseId, deps.clock.now())),
+    handler: ({ deps, params }) => deps.store.tx((tx) => unpublishCourse(tx, params.courseId, deps.clock.now())),
   }),
   defineOperation({
     operationId: 'publishModule',
@@ -34,7 +34,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'modules',
     params: ModuleParams,
     response: Module,
-    handler: ({ deps, params }) => deps.store.tx(() => setModuleStatus(deps.store, params.moduleId, 'published')),
+    handler: ({ deps, params }) => deps.store.tx((tx) => setModuleStatus(tx, params.moduleId, 'published')),
   }),
   defineOperation({
     operationId: 'unpublishModule',
@@ -44,7 +44,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'modules',
     params: ModuleParams,
     response: Module,
-    handler: ({ deps, params }) => deps.store.tx(() => setModuleStatus(deps.store, params.moduleId, 'draft')),
+    handler: ({ deps, params }) => deps.store.tx((tx) => setModuleStatus(tx, params.moduleId, 'draft')),
   }),
   defineOperation({
     operationId: 'deleteModule',
@@ -54,7 +54,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'modules',
     params: ModuleParams,
     response: Deleted,
-    handler: ({ deps, params }) => deps.store.tx(async () => ({ ok: true, ...(await removeModule(deps.store, params.moduleId)) })),
+    handler: ({ deps, params }) => deps.store.tx(async (tx) => ({ ok: true, ...(await removeModule(tx, params.moduleId)) })),
   }),
   defineOperation({
     operationId: 'unpublishLesson',
@@ -64,7 +64,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'lessons',
     params: LessonParams,
     response: Lesson,
-    handler: ({ deps, params }) => deps.store.tx(() => unpublishLesson(deps.store, params.lessonId)),
+    handler: ({ deps, params }) => deps.store.tx((tx) => unpublishLesson(tx, params.lessonId)),
   }),
   defineOperation({
     operationId: 'deleteLesson',
@@ -74,7 +74,7 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'lessons',
     params: LessonParams,
     response: Deleted,
-    handler: ({ deps, params }) => deps.store.tx(async () => ({ ok: true, ...(await removeLesson(deps.store, params.lessonId)) })),
+    handler: ({ deps, params }) => deps.store.tx(async (tx) => ({ ok: true, ...(await removeLesson(tx, params.lessonId)) })),
   }),
   defineOperation({
     operationId: 'deleteAssignment',
@@ -84,6 +84,6 @@ export const contentLifecycleRoutes: RouteModule = [
     tag: 'assignments',
     params: AssignmentParams,
     response: Deleted,
-    handler: ({ deps, params }) => deps.store.tx(async () => ({ ok: true, ...(await removeAssignment(deps.store, params.assignmentId)) })),
+    handler: ({ deps, params }) => deps.store.tx(async (tx) => ({ ok: true, ...(await removeAssignment(tx, params.assignmentId)) })),
   }),
 ];

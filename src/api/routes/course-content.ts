@@ -60,10 +60,10 @@ export const courseContentRoutes: RouteModule = [
     body: SyncMarkWrite,
     response: SyncMarkAnswer,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => ({
+      deps.store.tx(async (tx) => ({
         courseId: params.courseId,
         remote: body.remote,
-        mark: await putSyncMark(deps.store, { courseId: params.courseId, ...body, syncedAt: deps.clock.now() }),
+        mark: await putSyncMark(tx, { courseId: params.courseId, ...body, syncedAt: deps.clock.now() }),
       })),
   }),
 ];

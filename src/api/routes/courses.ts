@@ -74,10 +74,10 @@ export const courseRoutes: RouteModule = [
     body: CourseUpdate,
     response: Course,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const before = await getCourse(deps.store, params.courseId);
+      deps.store.tx(async (tx) => {
+        const before = await getCourse(tx, params.courseId);
         if (!before) throw notFound('Course', params.courseId);
-        return changeCourse(deps.store, before, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
+        return changeCourse(tx, before, { ...before, ...definedFields(body), updatedAt: deps.clock.now() });
       }),
   }),
   defineOperation({
@@ -101,8 +101,8 @@ export const courseRoutes: RouteModule = [
     response: Module,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(() =>
-        insertModule(deps.store, {
+      deps.store.tx((tx) =>
+        insertModule(tx, {
           id: deps.ids.next('mod'),
           courseId: params.courseId,
           title: body.title,
@@ -136,10 +136,10 @@ export const courseRoutes: RouteModule = [
     body: ModuleUpdate,
     response: Module,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const before = await getModule(deps.store, params.moduleId);
+      deps.store.tx(async (tx) => {
+        const before = await getModule(tx, params.moduleId);
         if (!before) throw notFound('Module', params.moduleId);
-        return updateModule(deps.store, before, { ...before, ...definedFields(body) });
+        return updateModule(tx, before, { ...before, ...definedFields(body) });
       }),
   }),
 ];

@@ -86,9 +86,9 @@ export const gradebookRoutes: RouteModule = [
       if (problems.length > rules.length) throw invalid(problems.filter((p) => p.path !== 'rulesVersion'));
       if (rules.length > 0)
         throw new AppError('unsupported', `rulesVersion: ${rules[0]!.message}.`, { rulesVersion: body.rulesVersion, supported: KNOWN_RULES_VERSIONS });
-      return deps.store.tx(async () => {
-        assertSetupVersion(await loadSetup(deps.store, params.courseId), body.version);
-        return saveBumped(deps.store, body, granted.caller.user.id, deps.clock.now());
+      return deps.store.tx(async (tx) => {
+        assertSetupVersion(await loadSetup(tx, params.courseId), body.version);
+        return saveBumped(tx, body, granted.caller.user.id, deps.clock.now());
       });
     },
   }),
@@ -117,17 +117,17 @@ export const gradebookRoutes: RouteModule = [
     body: DismissBody,
     response: GradebookSetup,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(async () => {
+      deps.store.tx(async (tx) => {
         const now = deps.clock.now();
-        const setup = await loadSetup(deps.store, params.courseId);
-        const fires = computeSetupChecks({ setup, items: await publishedItems(deps.store, params.courseId), now }).some(
+        const setup = await loadSetup(tx, params.courseId);
+        const fires = computeSetupChecks({ setup, items: await publishedItems(tx, params.courseId), now }).some(
           (c) => c.code === body.code && c.target === body.target,
         );
         if (!fires) throw new AppError('not-found', `The check ${body.code} does not fire for target ${JSON.stringify(body.target)}.`);
         if (setup.dismissedChecks.some((d) => d.code === body.code && d.target === body.target)) return setup;
         if (setup.dismissedChecks.length >= 200) throw new AppError('conflict', 'A setup keeps at most 200 dismissed checks; undo one first.', { limit: 200 });
         const next = { ...setup, dismissedChecks: [...setup.dismissedChecks, { code: body.code, target: body.target, by: granted.caller.user.id, at: now }] };
-        return saveBumped(deps.store, next, granted.caller.user.id, now);
+        return saveBumped(tx, next, granted.caller.user.id, now);
       }),
   }),
   defineOperation({
@@ -139,12 +139,12 @@ export const gradebookRoutes: RouteModule = [
     params: z.object({ courseId: Id, code: CheckCode, target: z.string() }),
     response: GradebookSetup,
     handler: ({ deps, params, granted }) =>
-      deps.store.tx(async () => {
-        const setup = await loadSetup(deps.store, params.courseId);
+      deps.store.tx(async (tx) => {
+        const setup = await loadSetup(tx, params.courseId);
         const kept = setup.dismissedChecks.filter((d) => !(d.code === params.code && d.target === params.target));
         if (kept.length === setup.dismissedChecks.length)
           throw new AppError('not-found', `The check ${params.code} for ${JSON.stringify(params.target)} is not dismissed.`);
-        return saveBumped(deps.store, { ...setup, dismissedChecks: kept }, granted.caller.user.id, deps.clock.now());
+        return saveBumped(tx, { ...setup, dismissedChecks: kept }, granted.caller.user.id, deps.clock.now());
       }),
   }),
   defineOperation({
@@ -195,15 +195,15 @@ export const gradebookRoutes: RouteModule = [
       await requireStudent(deps.store, params.courseId, params.studentId);
       const letter = given(body.letter);
       const percent = given(body.percent);
-      return deps.store.tx(async () => {
-        const setup = await loadSetup(deps.store, params.courseId);
+      return deps.store.tx(async (tx) => {
+        const setup = await loadSetup(tx, params.courseId);
         if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
           const letters = setup.scheme.bands.map((b) => b.letter).join(', ');
           throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme (${letters})`, [
             { path: 'letter', message: `must be one of ${letters}` },
           ]);
         }
-        const current = await getFinalGrade(deps.store, params.courseId, params.studentId);
+        const current = await getFinalGrade(tx, params.courseId, params.studentId);
         const currentVersion = current?.version ?? 0;
         if (body.expectedVersion !== currentVersion) {
           throw new AppError('conflict', `The override is at version ${currentVersion}, not ${body.expectedVersion}.`, { currentVersion });
@@ -211,7 +211,7 @@ export const gradebookRoutes: RouteModule = [
         const version = nextCount(currentVersion, "The student's override version", MAX_EXPECTED_VERSION);
         const now = deps.clock.now();
         const by = granted.caller.user.id;
-        await putFinalGrade(deps.store, {
+        await putFinalGrade(tx, {
           courseId: params.courseId,
           studentId: params.studentId,
           letter,
@@ -221,7 +221,7 @@ export const gradebookRoutes: RouteModule = [
           updatedBy: by,
           updatedAt: now,
         });
-        await appendFinalGradeHistory(deps.store, {
+        await appendFinalGradeHistory(tx, {
           courseId: params.courseId,
           studentId: params.studentId,
           version,

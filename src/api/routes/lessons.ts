@@ -22,9 +22,9 @@ export const lessonsRoutes: RouteModule = [
     response: Lesson,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const mod = (await getModule(deps.store, params.moduleId))!;
-        return insertLesson(deps.store, {
+      deps.store.tx(async (tx) => {
+        const mod = (await getModule(tx, params.moduleId))!;
+        return insertLesson(tx, {
           id: deps.ids.next('les'),
           moduleId: mod.id,
           courseId: mod.courseId,
@@ -65,10 +65,10 @@ export const lessonsRoutes: RouteModule = [
     body: LessonUpdate,
     response: Lesson,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const before = await getLesson(deps.store, params.lessonId);
+      deps.store.tx(async (tx) => {
+        const before = await getLesson(tx, params.lessonId);
         if (!before) throw notFound('Lesson', params.lessonId);
-        return updateLesson(deps.store, before, { ...before, ...definedFields(body) });
+        return updateLesson(tx, before, { ...before, ...definedFields(body) });
       }),
   }),
   defineOperation({
@@ -80,10 +80,10 @@ export const lessonsRoutes: RouteModule = [
     params: LessonParams,
     response: Lesson,
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        const before = (await getLesson(deps.store, params.lessonId))!;
+      deps.store.tx(async (tx) => {
+        const before = (await getLesson(tx, params.lessonId))!;
         if (before.status === 'published') return before;
-        return updateLesson(deps.store, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
+        return updateLesson(tx, before, { ...before, status: 'published', publishedAt: deps.clock.now() });
       }),
   }),
 ];

@@ -42,10 +42,10 @@ export const peopleRoutes: RouteModule = [
     response: User,
     status: 201,
     handler: ({ deps, body }) =>
-      deps.store.tx(async () => {
+      deps.store.tx(async (tx) => {
         const id = body.id ?? deps.ids.next('usr');
-        if (await getUser(deps.store, id)) throw new AppError('conflict', `User ${JSON.stringify(id)} already exists.`);
-        return insertUser(deps.store, { id, name: body.name, email: body.email, admin: body.admin });
+        if (await getUser(tx, id)) throw new AppError('conflict', `User ${JSON.stringify(id)} already exists.`);
+        return insertUser(tx, { id, name: body.name, email: body.email, admin: body.admin });
       }),
   }),
   defineOperation({
@@ -72,10 +72,10 @@ export const peopleRoutes: RouteModule = [
     body: UserUpdate,
     response: User,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const before = await getUser(deps.store, params.userId);
+      deps.store.tx(async (tx) => {
+        const before = await getUser(tx, params.userId);
         if (!before) throw notFound('User', params.userId);
-        return updateUser(deps.store, { ...before, ...definedFields(body) });
+        return updateUser(tx, { ...before, ...definedFields(body) });
       }),
   }),
   defineOperation({
@@ -99,9 +99,9 @@ export const peopleRoutes: RouteModule = [
     response: Enrollment,
     status: 201,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        if (!(await getUser(deps.store, body.userId))) throw notFound('User', body.userId);
-        return upsertEnrollment(deps.store, { courseId: params.courseId, userId: body.userId, role: body.role });
+      deps.store.tx(async (tx) => {
+        if (!(await getUser(tx, body.userId))) throw notFound('User', body.userId);
+        return upsertEnrollment(tx, { courseId: params.courseId, userId: body.userId, role: body.role });
       }),
   }),
   defineOperation({

@@ -49,8 +49,8 @@ export const readinessRoutes: RouteModule = [
     body: AttestationBody,
     response: ReadinessReport,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(async () => {
-        const { report, rubric, course } = await courseReadiness(deps.store, params.courseId, deps.clock.now());
+      deps.store.tx(async (tx) => {
+        const { report, rubric, course } = await courseReadiness(tx, params.courseId, deps.clock.now());
         if (body.rubricId !== course.rubricId) {
           throw new AppError('conflict', `The course uses rubric ${JSON.stringify(course.rubricId)}, not ${JSON.stringify(body.rubricId)}.`, {
             rubricId: course.rubricId,
@@ -66,7 +66,7 @@ export const readinessRoutes: RouteModule = [
           ]);
         }
         const user = granted.caller.user;
-        await putAttestation(deps.store, {
+        await putAttestation(tx, {
           courseId: params.courseId,
           rubricId: rubric.id,
           itemId: params.itemId,
@@ -76,7 +76,7 @@ export const readinessRoutes: RouteModule = [
           note,
           at: deps.clock.now(),
         });
-        return (await courseReadiness(deps.store, params.courseId, deps.clock.now())).report;
+        return (await courseReadiness(tx, params.courseId, deps.clock.now())).report;
       }),
   }),
   defineOperation({
@@ -88,12 +88,12 @@ export const readinessRoutes: RouteModule = [
     params: ItemParams,
     response: ReadinessReport,
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        const { course } = await courseWithRubric(deps.store, params.courseId);
-        if (!(await deleteAttestation(deps.store, params.courseId, course.rubricId, params.itemId))) {
+      deps.store.tx(async (tx) => {
+        const { course } = await courseWithRubric(tx, params.courseId);
+        if (!(await deleteAttestation(tx, params.courseId, course.rubricId, params.itemId))) {
           throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no attestation.`);
         }
-        return (await courseReadiness(deps.store, params.courseId, deps.clock.now())).report;
+        return (await courseReadiness(tx, params.courseId, deps.clock.now())).report;
       }),
   }),
   defineOperation({
@@ -121,8 +121,8 @@ export const readinessRoutes: RouteModule = [
     }),
     response: Finding,
     handler: ({ deps, params, body }) =>
-      deps.store.tx(async () => {
-        const { rubric } = await courseWithRubric(deps.store, params.courseId);
+      deps.store.tx(async (tx) => {
+        const { rubric } = await courseWithRubric(tx, params.courseId);
         const item = findItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
         if (item.kind !== 'ai')
@@ -138,7 +138,7 @@ export const readinessRoutes: RouteModule = [
           reviewedAt: null,
           reviewedByName: null,
         };
-        await putFinding(deps.store, finding);
+        await putFinding(tx, finding);
         return finding;
       }),
   }),
@@ -152,8 +152,8 @@ export const readinessRoutes: RouteModule = [
     body: z.strictObject({ decision: z.enum(['accept', 'reject']) }),
     response: Finding,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(async () => {
-        const finding = await getFinding(deps.store, params.courseId, params.itemId);
+      deps.store.tx(async (tx) => {
+        const finding = await getFinding(tx, params.courseId, params.itemId);
         if (!finding) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} has no finding.`);
         const user = granted.caller.user;
         const reviewed = {
@@ -163,7 +163,7 @@ export const readinessRoutes: RouteModule = [
           reviewedByName: user.name,
           reviewedAt: deps.clock.now(),
         };
-        await putFinding(deps.store, reviewed);
+        await putFinding(tx, reviewed);
         return reviewed;
       }),
   }),
@@ -207,11 +207,11 @@ export const readinessRoutes: RouteModule = [
     response: StandardsRubric,
     status: 201,
     handler: ({ deps, body }) =>
-      deps.store.tx(async () => {
-        if (await rubricById(deps.store, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
+      deps.store.tx(async (tx) => {
+        if (await rubricById(tx, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
         const problems = rubricProblems(body);
         if (problems.length > 0) throw invalid(problems);
-        await putRubric(deps.store, body);
+        await putRubric(tx, body);
         return body;
       }),
   }),
@@ -224,11 +224,11 @@ export const readinessRoutes: RouteModule = [
     params: CourseParams,
     response: Course,
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        const course = await assertCoursePublishable(deps.store, params.courseId, deps.clock.now());
+      deps.store.tx(async (tx) => {
+        const course = await assertCoursePublishable(tx, params.courseId, deps.clock.now());
         if (course.status === 'published') return course;
         const now = deps.clock.now();
-        return updateCourse(deps.store, { ...course, status: 'published', publishedAt: now, updatedAt: now });
+        return updateCourse(tx, { ...course, status: 'published', publishedAt: now, updatedAt: now });
       }),
   }),
 ];

@@ -28,16 +28,16 @@ export const reportingLinesRoutes: RouteModule = [
     status: 201,
     handler: ({ deps, body, granted }) =>
       // One IMMEDIATE transaction: two concurrent adds cannot each miss the other's line.
-      deps.store.tx(async () => {
-        for (const id of [body.managerId, body.reportId]) if (!(await getUser(deps.store, id))) throw notFound('User', id);
+      deps.store.tx(async (tx) => {
+        for (const id of [body.managerId, body.reportId]) if (!(await getUser(tx, id))) throw notFound('User', id);
         if (body.managerId === body.reportId) throw new AppError('conflict', `${body.managerId} cannot report to themself.`);
-        const lines = await listReportingLines(deps.store);
+        const lines = await listReportingLines(tx);
         if (lines.some((l) => l.managerId === body.managerId && l.reportId === body.reportId)) {
           throw new AppError('conflict', `${body.reportId} already reports to ${body.managerId}.`);
         }
         const loop = loopIfAdded(lines, body.managerId, body.reportId);
         if (loop) throw new AppError('conflict', `This line would make a loop: ${loop.join(' -> ')}.`, { loop });
-        return insertReportingLine(deps.store, {
+        return insertReportingLine(tx, {
           managerId: body.managerId,
           reportId: body.reportId,
           createdBy: granted.caller.user.id,
@@ -54,8 +54,8 @@ export const reportingLinesRoutes: RouteModule = [
     params: z.object({ managerId: Id, reportId: Id }),
     response: z.object({ ok: z.boolean() }),
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        if (!(await deleteReportingLine(deps.store, params.managerId, params.reportId)))
+      deps.store.tx(async (tx) => {
+        if (!(await deleteReportingLine(tx, params.managerId, params.reportId)))
           throw new AppError('not-found', `${params.reportId} does not report to ${params.managerId}.`);
         return { ok: true };
       }),

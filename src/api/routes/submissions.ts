@@ -24,16 +24,16 @@ export const submissionsRoutes: RouteModule = [
     response: Submission,
     status: 201,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(async () => {
-        const assignment = (await getAssignmentRow(deps.store, params.assignmentId))!;
+      deps.store.tx(async (tx) => {
+        const assignment = (await getAssignmentRow(tx, params.assignmentId))!;
         const problems = submissionProblems(assignment.submissionType, body);
         if (problems.length > 0) throw invalid(problems);
         const studentId = granted.caller.user.id;
-        const created = await insertSubmission(deps.store, {
+        const created = await insertSubmission(tx, {
           id: deps.ids.next('sub'),
           assignmentId: assignment.id,
           studentId,
-          attempt: nextCount(await lastAttempt(deps.store, assignment.id, studentId), 'The attempt number'),
+          attempt: nextCount(await lastAttempt(tx, assignment.id, studentId), 'The attempt number'),
           state: 'submitted',
           text: body.text ?? null,
           fileId: body.fileId ?? null,
@@ -80,9 +80,9 @@ export const submissionsRoutes: RouteModule = [
     body: GradeInput,
     response: Submission,
     handler: ({ deps, params, body, granted }) =>
-      deps.store.tx(async () => {
-        const sub = (await getSubmission(deps.store, params.submissionId))!;
-        const assignment = (await getAssignmentRow(deps.store, sub.assignmentId))!;
+      deps.store.tx(async (tx) => {
+        const sub = (await getSubmission(tx, params.submissionId))!;
+        const assignment = (await getAssignmentRow(tx, sub.assignmentId))!;
         const { criteria, total, problems } = gradeCriteria(assignment.rubric, body.criteria ?? []);
         if (body.score === undefined && body.criteria === undefined) problems.push({ path: 'score', message: 'give a score, or criteria to add up' });
         if (problems.length > 0) throw invalid(problems);
@@ -98,8 +98,8 @@ export const submissionsRoutes: RouteModule = [
           releasedAt: released,
         };
         // A regrade of a returned submission stays returned: the student already sees its grade.
-        await writeGrade(deps.store, sub.id, gradedState(released), grade);
-        return submissionForViewer((await getSubmission(deps.store, sub.id))!, granted);
+        await writeGrade(tx, sub.id, gradedState(released), grade);
+        return submissionForViewer((await getSubmission(tx, sub.id))!, granted);
       }),
   }),
   defineOperation({
@@ -111,11 +111,11 @@ export const submissionsRoutes: RouteModule = [
     params: SubmissionParams,
     response: Submission,
     handler: ({ deps, params, granted }) =>
-      deps.store.tx(async () => {
-        const sub = (await getSubmission(deps.store, params.submissionId))!;
+      deps.store.tx(async (tx) => {
+        const sub = (await getSubmission(tx, params.submissionId))!;
         if (!sub.grade || sub.grade.score === null) throw new AppError('conflict', `Submission ${sub.id} has no grade to release yet.`);
-        if (!sub.grade.releasedAt) await writeGrade(deps.store, sub.id, 'returned', { ...sub.grade, releasedAt: deps.clock.now() });
-        return submissionForViewer((await getSubmission(deps.store, sub.id))!, granted);
+        if (!sub.grade.releasedAt) await writeGrade(tx, sub.id, 'returned', { ...sub.grade, releasedAt: deps.clock.now() });
+        return submissionForViewer((await getSubmission(tx, sub.id))!, granted);
       }),
   }),
 ];

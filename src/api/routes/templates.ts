@@ -80,11 +80,11 @@ export const templatesRoutes: RouteModule = [
       const owner = body.owner ?? (user.admin ? { kind: 'institution' as const } : { kind: 'user' as const, userId: user.id });
       if (!user.admin && !(owner.kind === 'user' && owner.userId === user.id))
         throw new AppError('forbidden', 'Only admins may create templates owned by the institution or by someone else.');
-      return deps.store.tx(async () => {
-        await requireOwnerExists(deps.store, owner);
+      return deps.store.tx(async (tx) => {
+        await requireOwnerExists(tx, owner);
         const id = body.id ?? deps.ids.next('tpl');
-        if (await getTemplate(deps.store, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
-        return putTemplate(deps.store, {
+        if (await getTemplate(tx, id)) throw new AppError('conflict', `Template ${JSON.stringify(id)} already exists.`);
+        return putTemplate(tx, {
           id,
           name: body.name,
           description: body.description,
@@ -107,7 +107,7 @@ export const templatesRoutes: RouteModule = [
     params: z.object({ templateId: Id }),
     body: TemplateUpdate,
     response: Template,
-    handler: ({ deps, params, body, granted }) => deps.store.tx(() => applyUpdate(deps.store, granted.caller, params.templateId, body, deps.clock.now())),
+    handler: ({ deps, params, body, granted }) => deps.store.tx((tx) => applyUpdate(tx, granted.caller, params.templateId, body, deps.clock.now())),
   }),
   defineOperation({
     operationId: 'bulkUpdateTemplates',
@@ -123,9 +123,9 @@ export const templatesRoutes: RouteModule = [
     }),
     response: z.object({ updated: z.array(z.string()) }),
     handler: ({ deps, body, granted }) =>
-      deps.store.tx(async () => {
+      deps.store.tx(async (tx) => {
         const now = deps.clock.now();
-        for (const u of body.updates) await applyUpdate(deps.store, granted.caller, u.id, u.patch, now);
+        for (const u of body.updates) await applyUpdate(tx, granted.caller, u.id, u.patch, now);
         return { updated: body.updates.map((u) => u.id) };
       }),
   }),
@@ -145,12 +145,12 @@ export const templatesRoutes: RouteModule = [
 
 function createFromTemplate(deps: AppDeps, templateId: string, body: { title: string; id?: string | undefined; description: string }, actorId: string) {
   const { store, ids } = deps;
-  return store.tx(async () => {
-    const t = await getTemplate(store, templateId);
+  return store.tx(async (tx) => {
+    const t = await getTemplate(tx, templateId);
     if (!t) throw notFound('Template', templateId);
     const now = deps.clock.now();
     const course = await createCourse(
-      store,
+      tx,
       {
         id: body.id ?? ids.next('crs'),
         title: body.title,
@@ -170,9 +170,9 @@ function createFromTemplate(deps: AppDeps, templateId: string, body: { title: st
     // A new course has no modules of its own, so `start` modules then `end` modules, each in template order.
     const ordered = [...t.modules.filter((m) => m.placement === 'start'), ...t.modules.filter((m) => m.placement === 'end')];
     for (const m of ordered) {
-      const mod = await insertModule(store, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
+      const mod = await insertModule(tx, { id: ids.next('mod'), courseId: course.id, title: m.title, objective: m.objective, status: 'draft' });
       for (const l of m.lessons) {
-        const lesson = await insertLesson(store, {
+        const lesson = await insertLesson(tx, {
           id: ids.next('les'),
           moduleId: mod.id,
           courseId: course.id,
@@ -183,7 +183,7 @@ function createFromTemplate(deps: AppDeps, templateId: string, body: { title: st
         });
         for (const b of l.blocks) {
           await insertBlock(
-            store,
+            tx,
             { lessonId: lesson.id },
             { id: ids.next('blk'), content: b.content, origin: 'human', aiState: null, provenance: null, previous: null, updatedAt: now },
           );

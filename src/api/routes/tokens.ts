@@ -34,11 +34,11 @@ export const tokensRoutes: RouteModule = [
       const now = deps.clock.now();
       if (body.expiresAt !== null && body.expiresAt <= now)
         throw new AppError('invalid', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
-      return deps.store.tx(async () => {
-        if (!(await getUser(deps.store, userId))) throw new AppError('not-found', `User ${JSON.stringify(userId)} was not found.`);
+      return deps.store.tx(async (tx) => {
+        if (!(await getUser(tx, userId))) throw new AppError('not-found', `User ${JSON.stringify(userId)} was not found.`);
         const secret = deps.ids.secret();
         const token = await insertToken(
-          deps.store,
+          tx,
           {
             id: deps.ids.next('tok'),
             userId,
@@ -77,9 +77,9 @@ export const tokensRoutes: RouteModule = [
     params: z.object({ tokenId: Id }),
     response: ApiToken,
     handler: ({ deps, params }) =>
-      deps.store.tx(async () => {
-        await revokeToken(deps.store, params.tokenId, deps.clock.now());
-        return getToken(deps.store, params.tokenId);
+      deps.store.tx(async (tx) => {
+        await revokeToken(tx, params.tokenId, deps.clock.now());
+        return getToken(tx, params.tokenId);
       }),
   }),
 ];
