@@ -20,7 +20,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_COURSE, BENCH_INSTRUCTOR_TOKEN, studentId, writeBenchDataset } from './dataset.mjs';
-import { bin, coursebook, demoDataset, root, scratch, startServer } from './lib/processes.mjs';
+import { bin, coursebook, cpuMs, demoDataset, root, scratch, startServer } from './lib/processes.mjs';
 import { median, ms, perSecond, printTarget, statusMix } from './lib/report.mjs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -41,10 +41,15 @@ coursebook(['--db', db, 'import', writeBenchDataset(dir, { students: STUDENTS })
  * One load of `spec`'s making ({options, settle}: a writer keeps its own state from run to
  * run, and settles it after each, when answers still in flight were cut off).
  */
-async function loadOnce(url, spec, duration) {
+async function loadOnce(url, spec, duration, pid) {
+  const before = cpuMs(pid);
   const result = await autocannon({ url, connections, duration, ...spec.options() });
+  const after = cpuMs(pid);
   await spec.settle?.(new URL(url).origin);
-  return result;
+  // The server's CPU per answer, in µs: what a change to the request path moves even when
+  // the machine's speed moves req/s by a third from one minute to the next.
+  const answered = result.requests.total;
+  return { ...result, cpuPerRequest: before !== null && after !== null && answered > 0 ? ((after - before) * 1000) / answered : null };
 }
 
 /** Rounds of one side as one result: req/s and p99 per round, every status counted. */
@@ -61,6 +66,7 @@ function combined(results) {
     p99: median(p99s),
     p99s,
     p50: median(results.map((r) => r.latency.p50)),
+    cpuPerRequest: results.every((r) => r.cpuPerRequest !== null) ? median(results.map((r) => r.cpuPerRequest)) : null,
     max: Math.max(...results.map((r) => r.latency.max)),
     statusCodeStats,
     errors: results.reduce((n, r) => n + r.errors, 0),
@@ -77,13 +83,13 @@ async function beside(server, path, token, body, realSpec, floorSpec = realSpec)
   const floorServer = await startServer(bareServer, [], { ...env, BARE_TOKEN: token, BARE_BODY_FILE: bodyFile });
   try {
     const [realUrl, floorUrl] = [server.url + path, floorServer.url + path];
-    await loadOnce(realUrl, realSpec, warmupSeconds);
-    await loadOnce(floorUrl, floorSpec, warmupSeconds);
+    await loadOnce(realUrl, realSpec, warmupSeconds, server.pid);
+    await loadOnce(floorUrl, floorSpec, warmupSeconds, floorServer.pid);
     const real = [];
     const floor = [];
     for (let r = 0; r < rounds; r++) {
-      real.push(await loadOnce(realUrl, realSpec, roundSeconds));
-      floor.push(await loadOnce(floorUrl, floorSpec, roundSeconds));
+      real.push(await loadOnce(realUrl, realSpec, roundSeconds, server.pid));
+      floor.push(await loadOnce(floorUrl, floorSpec, roundSeconds, floorServer.pid));
     }
     const ratios = real.map((x, i) => x.requests.average / floor[i].requests.average);
     return { real: combined(real), floor: combined(floor), ratio: median(ratios), ratios };
@@ -92,7 +98,13 @@ async function beside(server, path, token, body, realSpec, floorSpec = realSpec)
   }
 }
 
-const roundsNote = (m) => `rounds ${m.ratios.map((r) => r.toFixed(2)).join(', ')}`;
+/** The rounds' ratios, and the server's CPU per answer beside the floor's (medians of the rounds). */
+const roundsNote = (m) => {
+  const rounds = `rounds ${m.ratios.map((r) => r.toFixed(2)).join(', ')}`;
+  if (m.real.cpuPerRequest === null || m.floor.cpuPerRequest === null) return rounds;
+  const [real, floor] = [m.real.cpuPerRequest, m.floor.cpuPerRequest];
+  return `${rounds}; CPU ${real.toFixed(0)} µs an answer against the floor's ${floor.toFixed(0)} µs (${(floor / real).toFixed(2)}x)`;
+};
 
 /** The demo course's assignment list under load on `server`, beside the floor answering the same bytes. */
 async function listLoad(server) {
