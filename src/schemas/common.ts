@@ -4,6 +4,13 @@ import { NUL_MESSAGE, withoutNul } from './text.js';
 export const MAX_INT = 9007199254740991;
 
 /**
+ * The largest expectedVersion a final-grade PUT accepts (the spec's bound). Here rather than
+ * with the gradebook schemas: the store's final-grade rule needs it, and a CLI call that
+ * loads the store need not load those schemas.
+ */
+export const MAX_EXPECTED_VERSION = 4503599627370495;
+
+/**
  * Record ids, in bodies, paths and queries alike. Paths and queries are not JSON bodies, so
  * json-text's check never sees them: an id there holding U+0000 is refused here, the same on
  * both stores (PostgreSQL could not even look it up).

@@ -1,9 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { Id, MAX_INT, Version } from './common.js';
+import { Id, MAX_EXPECTED_VERSION, MAX_INT, Version } from './common.js';
 import { GradePoints, OpenPercent, Percent100 } from './decimal.js';
-
-/** The largest expectedVersion a final-grade PUT accepts (the spec's bound). */
-export const MAX_EXPECTED_VERSION = 4503599627370495;
 
 export const CHECK_CODES = [
   'weights-not-100',

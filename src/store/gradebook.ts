@@ -2,20 +2,24 @@
  * Gradebook reads shaped for the grading engine (published items, submissions of the
  * course's students) and the final-grade overrides with their append-only history.
  */
+import { nextCount } from '../domain/counters.js';
 import { computeSetupChecks } from '../domain/grading/checks.js';
 import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
 import { AppError } from '../errors.js';
+import { MAX_EXPECTED_VERSION } from '../schemas/common.js';
 import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
-import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, type Row } from './tables.js';
+import { FINAL_GRADE_HISTORY, FINAL_GRADES, GRADEBOOK_SETUPS, insertRecord, type Row } from './tables.js';
 
 /** A course's setup; every course has one from the moment it exists. */
 export async function loadSetup(store: Store, courseId: string): Promise<GradebookSetupValue> {
   const setup = await getGradebookSetup(store, courseId);
-  if (!setup) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} has no gradebook setup.`);
+  if (!setup) throw noSetup(courseId);
   return setup;
 }
+
+const noSetup = (courseId: string) => new AppError('not-found', `Course ${JSON.stringify(courseId)} has no gradebook setup.`);
 
 /** Open (not dismissed) setup checks of a course now: the gradebook's and readiness item 3.1's. */
 export async function openSetupChecks(store: Store, courseId: string, now: string) {
@@ -108,4 +112,95 @@ export async function latestFinalGradeHistoryVersion(store: Store, courseId: str
       v: number;
     }
   ).v;
+}
+
+/** A set or clear of a student's final-grade override (PUT .../students/{studentId}/final). */
+export interface FinalGradeChange {
+  courseId: string;
+  studentId: string;
+  /** Null clears that part of the override. */
+  letter: string | null;
+  percent: number | null;
+  reason: string;
+  /** The version the caller last saw (0: no override yet). */
+  expectedVersion: number;
+  by: string;
+  at: string;
+}
+
+/**
+ * Set or clear a student's final-grade override, in one transaction: the student must be
+ * enrolled as a student (not-found), a letter must be one of the course's scheme (invalid),
+ * and expectedVersion must be the override's version (conflict). The change becomes the
+ * next version, with its history entry.
+ */
+export async function setFinalGrade(store: Store, change: FinalGradeChange): Promise<{ ok: true; version: number }> {
+  const { courseId, studentId, letter } = change;
+  return store.tx(async (tx) => {
+    const { enrolledAs, setup, current } = await finalGradeContext(tx, courseId, studentId);
+    if (enrolledAs !== 'student') throw new AppError('not-found', `Student ${JSON.stringify(studentId)} is not enrolled in this course.`);
+    if (!setup) throw noSetup(courseId);
+    if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
+      const letters = setup.scheme.bands.map((b) => b.letter).join(', ');
+      throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme (${letters})`, [
+        { path: 'letter', message: `must be one of ${letters}` },
+      ]);
+    }
+    const currentVersion = current?.version ?? 0;
+    if (change.expectedVersion !== currentVersion) {
+      throw new AppError('conflict', `The override is at version ${currentVersion}, not ${change.expectedVersion}.`, { currentVersion });
+    }
+    const version = nextCount(currentVersion, "The student's override version", MAX_EXPECTED_VERSION);
+    await putFinalGrade(tx, {
+      courseId,
+      studentId,
+      letter,
+      percent: change.percent,
+      reason: change.reason,
+      version,
+      updatedBy: change.by,
+      updatedAt: change.at,
+    });
+    await appendFinalGradeHistory(tx, {
+      courseId,
+      studentId,
+      version,
+      oldLetter: current?.letter ?? null,
+      oldPercent: current?.percent ?? null,
+      newLetter: letter,
+      newPercent: change.percent,
+      reason: change.reason,
+      by: change.by,
+      at: change.at,
+    });
+    return { ok: true, version };
+  });
+}
+
+/**
+ * What a set of a final grade reads, in one statement rather than three (a `PUT` of a final
+ * grade is a few statements, and each costs about as much as the others): the student's
+ * role in the course, the course's setup, and the current override.
+ */
+async function finalGradeContext(
+  store: Store,
+  courseId: string,
+  studentId: string,
+): Promise<{ enrolledAs: string | null; setup: GradebookSetupValue | null; current: FinalGradeValue | null }> {
+  const row = (await store.get(
+    `SELECT (SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?) AS enrolled_as,
+            (SELECT setup FROM gradebook_setups WHERE course_id = ?) AS gradebook_setup,
+            f.*
+       FROM (SELECT 1 AS one) o LEFT JOIN final_grades f ON f.course_id = ? AND f.student_id = ?`,
+    courseId,
+    studentId,
+    courseId,
+    courseId,
+    studentId,
+  )) as Row;
+  return {
+    enrolledAs: (row.enrolled_as as string | null) ?? null,
+    setup: row.gradebook_setup === null || row.gradebook_setup === undefined ? null : GRADEBOOK_SETUPS.fromRow({ setup: row.gradebook_setup }),
+    current: row.course_id === null || row.course_id === undefined ? null : FINAL_GRADES.fromRow(row),
+  };
 }

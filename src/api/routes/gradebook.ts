@@ -14,20 +14,11 @@ import {
   FinalGradeHistoryEntry,
   FinalGradeResult,
   GradebookSetup,
-  MAX_EXPECTED_VERSION,
   SetupCheck,
 } from '../../schemas/gradebook.js';
 import { CourseGrades, StudentGrades, type StudentGradesValue } from '../../schemas/grades.js';
 import type { Store } from '../../store/db.js';
-import {
-  appendFinalGradeHistory,
-  courseSubmissions,
-  finalGradeHistory,
-  getFinalGrade,
-  loadSetup,
-  publishedItems,
-  putFinalGrade,
-} from '../../store/gradebook.js';
+import { courseSubmissions, finalGradeHistory, loadSetup, publishedItems, setFinalGrade } from '../../store/gradebook.js';
 import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getEnrollment, listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
@@ -191,51 +182,17 @@ export const gradebookRoutes: RouteModule = [
     params: StudentParams,
     body: FinalGradeBody,
     response: FinalGradeResult,
-    handler: async ({ deps, params, body, granted }) => {
-      await requireStudent(deps.store, params.courseId, params.studentId);
-      const letter = given(body.letter);
-      const percent = given(body.percent);
-      return deps.store.tx(async (tx) => {
-        const setup = await loadSetup(tx, params.courseId);
-        if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
-          const letters = setup.scheme.bands.map((b) => b.letter).join(', ');
-          throw new AppError('invalid', `letter: ${JSON.stringify(letter)} is not a letter of the course's scheme (${letters})`, [
-            { path: 'letter', message: `must be one of ${letters}` },
-          ]);
-        }
-        const current = await getFinalGrade(tx, params.courseId, params.studentId);
-        const currentVersion = current?.version ?? 0;
-        if (body.expectedVersion !== currentVersion) {
-          throw new AppError('conflict', `The override is at version ${currentVersion}, not ${body.expectedVersion}.`, { currentVersion });
-        }
-        const version = nextCount(currentVersion, "The student's override version", MAX_EXPECTED_VERSION);
-        const now = deps.clock.now();
-        const by = granted.caller.user.id;
-        await putFinalGrade(tx, {
-          courseId: params.courseId,
-          studentId: params.studentId,
-          letter,
-          percent,
-          reason: body.reason,
-          version,
-          updatedBy: by,
-          updatedAt: now,
-        });
-        await appendFinalGradeHistory(tx, {
-          courseId: params.courseId,
-          studentId: params.studentId,
-          version,
-          oldLetter: current?.letter ?? null,
-          oldPercent: current?.percent ?? null,
-          newLetter: letter,
-          newPercent: percent,
-          reason: body.reason,
-          by,
-          at: now,
-        });
-        return { ok: true, version };
-      });
-    },
+    handler: ({ deps, params, body, granted }) =>
+      setFinalGrade(deps.store, {
+        courseId: params.courseId,
+        studentId: params.studentId,
+        letter: given(body.letter),
+        percent: given(body.percent),
+        reason: body.reason,
+        expectedVersion: body.expectedVersion,
+        by: granted.caller.user.id,
+        at: deps.clock.now(),
+      }),
   }),
   defineOperation({
     operationId: 'getFinalGradeHistory',
