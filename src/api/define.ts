@@ -109,10 +109,14 @@ function answerKey(c: AppContext, who: string): string {
   return `answer\0${c.req.method}\0${c.req.url}\0${who}`;
 }
 
-/** An answer as c.json would send it: the same text under the same Content-Type, and a page's Link. */
-function send(c: AppContext, made: { text: string; link: string | null }, status: 200 | 201): Response {
+/**
+ * An answer as c.json would send it: the same text under the same Content-Type, and a page's
+ * Link. A kept answer is sent as the UTF-8 bytes made when it was kept, rather than text
+ * that every send encodes again (and measures, for its Content-Length).
+ */
+function send(c: AppContext, made: { text: string; link: string | null } | Answer, status: 200 | 201): Response {
   if (made.link !== null) c.header('Link', made.link);
-  return c.body(made.text, status, { 'Content-Type': 'application/json' });
+  return c.body('bytes' in made ? made.bytes : made.text, status, { 'Content-Type': 'application/json' });
 }
 
 /**
@@ -241,18 +245,24 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
             async (): Promise<Response | Answer> => {
               const watched = watchedDeps(deps);
               const made = await answer(c, watched.deps);
-              return made instanceof Response ? made : { ...made, storeOnly: watched.storeOnly() };
+              if (made instanceof Response) return made;
+              return { bytes: UTF8.encode(made.text), chars: made.text.length, link: made.link, storeOnly: watched.storeOnly() };
             },
-            { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.text.length) },
+            { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.chars) },
           )
         : await answer(c, deps);
     return made instanceof Response ? made : send(c, made, status);
   });
 }
 
-/** An operation's answer as sent: its JSON text, the Link of a page, and what it was made from. */
+/** Stateless: encode() keeps nothing between calls. */
+const UTF8 = new TextEncoder();
+
+/** A GET's answer as sent and kept: its JSON text in UTF-8, the Link of a page, and what it was made from. */
 interface Answer {
-  text: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  /** The text's length, against the read cache's limit. */
+  chars: number;
   link: string | null;
   /** Made from the store alone: no clock, ids, fixture state or options were read. */
   storeOnly: boolean;
