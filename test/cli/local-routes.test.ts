@@ -34,6 +34,12 @@ describe('the local route table', () => {
     expect(routeModulesFor(url('/courses/crs_1'))).toEqual([4]);
     expect(routeModulesFor(url('/courses/import'))).toEqual([3, 4]);
     expect(routeModulesFor(url('/nothing/here'))).toEqual([]);
+    // A parameter is one non-empty segment of any characters but '/' (regular-expression
+    // characters included); an empty segment, or one segment too many, is no route's path.
+    expect(routeModulesFor(url('/courses/crs.1+2(3)*/modules'))).toEqual([4]);
+    expect(routeModulesFor(url('/courses//modules'))).toEqual([]);
+    expect(routeModulesFor(url('/courses/crs_1/modules/extra'))).toEqual([]);
+    expect(routeModulesFor(url('/_reset'))).toEqual([0]);
   });
 
   it('gives every module where the path is not one to judge: the OpenAPI document, encoded text, outside /api/v1', () => {
