@@ -11,6 +11,7 @@ import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } fro
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
 import { FINAL_GRADE_HISTORY, FINAL_GRADES, GRADEBOOK_SETUPS, insertRecord, type Row } from './tables.js';
+import { getEnrollment } from './users.js';
 
 /** A course's setup; every course has one from the moment it exists. */
 export async function loadSetup(store: Store, courseId: string): Promise<GradebookSetupValue> {
@@ -114,6 +115,16 @@ export async function latestFinalGradeHistoryVersion(store: Store, courseId: str
   ).v;
 }
 
+/** A final grade is a student's: anyone else (not enrolled, or enrolled as staff) is not-found. */
+function assertStudent(studentId: string, role: string | null | undefined): void {
+  if (role !== 'student') throw new AppError('not-found', `Student ${JSON.stringify(studentId)} is not enrolled in this course.`);
+}
+
+/** The student's final-grade routes answer only for a student of the course (assertStudent). */
+export async function requireStudent(store: Store, courseId: string, studentId: string): Promise<void> {
+  assertStudent(studentId, (await getEnrollment(store, courseId, studentId))?.role);
+}
+
 /** A set or clear of a student's final-grade override (PUT .../students/{studentId}/final). */
 export interface FinalGradeChange {
   courseId: string;
@@ -138,7 +149,7 @@ export async function setFinalGrade(store: Store, change: FinalGradeChange): Pro
   const { courseId, studentId, letter } = change;
   return store.tx(async (tx) => {
     const { enrolledAs, setup, current } = await finalGradeContext(tx, courseId, studentId);
-    if (enrolledAs !== 'student') throw new AppError('not-found', `Student ${JSON.stringify(studentId)} is not enrolled in this course.`);
+    assertStudent(studentId, enrolledAs);
     if (!setup) throw noSetup(courseId);
     if (letter !== null && !setup.scheme.bands.some((b) => b.letter === letter)) {
       const letters = setup.scheme.bands.map((b) => b.letter).join(', ');

@@ -18,9 +18,9 @@ import {
 } from '../../schemas/gradebook.js';
 import { CourseGrades, StudentGrades, type StudentGradesValue } from '../../schemas/grades.js';
 import type { Store } from '../../store/db.js';
-import { courseSubmissions, finalGradeHistory, loadSetup, publishedItems, setFinalGrade } from '../../store/gradebook.js';
+import { courseSubmissions, finalGradeHistory, loadSetup, publishedItems, requireStudent, setFinalGrade } from '../../store/gradebook.js';
 import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
-import { getEnrollment, listStudents } from '../../store/users.js';
+import { listStudents } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { courseGradesPage, gradebookExportStream } from '../gradebook-views.js';
 import { MAX_PAGE, nextLink, PageQuery } from '../pagination.js';
@@ -41,12 +41,6 @@ const StudentParams = z.object({ courseId: Id, studentId: Id });
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): Promise<SetupValue> {
   return putGradebookSetup(store, { ...setup, version: nextCount(setup.version, 'The setup version'), updatedBy: by, updatedAt: at });
-}
-
-async function requireStudent(store: Store, courseId: string, studentId: string): Promise<void> {
-  if ((await getEnrollment(store, courseId, studentId))?.role !== 'student') {
-    throw new AppError('not-found', `Student ${JSON.stringify(studentId)} is not enrolled in this course.`);
-  }
 }
 
 const given = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
