@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { AppError } from '../errors.js';
+import { nodeCrypto } from '../runtime/crypto.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
 import type { AppDeps, AppEnv, AppOptions } from './context.js';
@@ -191,7 +191,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
 
 function serialisedDocument(app: OpenAPIHono<AppEnv>): { body: string; etag: string } {
   const body = JSON.stringify(openApiDocument(app));
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  return { body, etag: `"${nodeCrypto().createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 
 /** If-None-Match: `*` or a list of (weak or strong) tags; weak comparison, as RFC 9110 asks for GET. */

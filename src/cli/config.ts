@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { nodeCrypto } from '../runtime/crypto.js';
 import { UsageError } from './command.js';
 import type { Env } from './io.js';
 
@@ -45,7 +45,7 @@ export function defaultProfileName(config: ConfigFile): string | undefined {
 /** Written atomically with mode 0600: it may hold tokens. */
 export function writeConfig(path: string, config: ConfigFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${path}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
   writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, path);

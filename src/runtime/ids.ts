@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './crypto.js';
 
 /**
  * The one source of ids and random draws: `next('crs')` -> `crs_...`, certificate codes and
@@ -15,14 +15,18 @@ export interface Ids {
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** Random bytes drawn a block at a time: one call into the system's generator per 4 KiB, not per id (serve makes one per request). */
+/**
+ * Random bytes drawn a block at a time: one call into the system's generator per 4 KiB, not
+ * per id (serve makes one per request). The first block is drawn on first use: a CLI call
+ * that makes no id never loads node:crypto.
+ */
 function randomPool(size = 4096): (n: number) => Uint8Array {
-  let pool = randomBytes(size);
-  let used = 0;
+  let pool: Uint8Array | null = null;
+  let used = size;
   return (n) => {
-    if (n > size) return randomBytes(n);
-    if (used + n > size) {
-      pool = randomBytes(size);
+    if (n > size) return nodeCrypto().randomBytes(n);
+    if (pool === null || used + n > size) {
+      pool = nodeCrypto().randomBytes(size);
       used = 0;
     }
     used += n;
@@ -43,7 +47,7 @@ export const randomIds = (): Ids => {
     next: (prefix) => `${prefix}_${randomBase32(draw(12)).toLowerCase()}`,
     draw: (n) => randomBase32(draw(n)),
     // A secret never shares a block with ids that are shown.
-    secret: () => `cbk_${randomBytes(32).toString('base64url')}`,
+    secret: () => `cbk_${nodeCrypto().randomBytes(32).toString('base64url')}`,
   };
 };
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../runtime/crypto.js';
 import type { ApiTokenValue } from '../schemas/people.js';
 import type { Store } from './db.js';
 import { insertRecord, type Row, TOKENS } from './tables.js';
@@ -9,7 +9,7 @@ const tokenView = (row: Row): ApiTokenValue => {
   return token;
 };
 
-export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export const sha256Hex = (text: string): string => nodeCrypto().createHash('sha256').update(text, 'utf8').digest('hex');
 
 export async function findTokenByHash(store: Store, hash: string): Promise<ApiTokenValue | null> {
   const row = (await store.get('SELECT * FROM tokens WHERE token_sha256 = ?', hash)) as Row | undefined;

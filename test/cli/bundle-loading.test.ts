@@ -36,20 +36,22 @@ interface Coverage {
  * and packages by name), and the packages it required from node_modules itself (those the
  * bundle leaves there).
  */
-function loadedSources(args: string[]): { code: number | null; src: string[]; packages: string[] } {
+function loadedSources(args: string[]): { code: number | null; src: string[]; packages: string[]; builtins: string[] } {
   const coverage = mkdtempSync(join(tmpdir(), 'coursebook-coverage-'));
   try {
     const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...demo.env, CI: '1', NODE_V8_COVERAGE: coverage } });
     const sources = new Set<string>();
+    const builtins = new Set<string>();
     for (const name of readdirSync(coverage)) {
       for (const script of (JSON.parse(readFileSync(join(coverage, name), 'utf8')) as Coverage).result) {
+        if (script.url.startsWith('node:')) builtins.add(script.url);
         if (script.url === BUNDLE_URL) {
           for (const fn of script.functions) if (/^(src|node_modules)\//.test(fn.functionName) && fn.ranges[0]!.count > 0) sources.add(fn.functionName);
         } else if (script.url.includes('/node_modules/')) sources.add(script.url);
       }
     }
     const packages = new Set([...sources].flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? []));
-    return { code: run.status, src: [...sources].filter((s) => s.startsWith('src/')), packages: [...packages].sort() };
+    return { code: run.status, src: [...sources].filter((s) => s.startsWith('src/')), packages: [...packages].sort(), builtins: [...builtins] };
   } finally {
     rmSync(coverage, { recursive: true, force: true });
   }
@@ -78,6 +80,8 @@ describe('a cold start of the bundle', () => {
     // The prompts' checks (and the gradebook and template schemas they use) wait for a prompt.
     expect(run.src).not.toContain('src/cli/prompt.ts');
     expect(run.src).not.toContain('src/schemas/gradebook.ts');
+    // A read makes no id and hashes nothing: Node's crypto modules (about 4 ms to load) stay unloaded.
+    expect(run.builtins).not.toContain('node:crypto');
     for (const notHere of ['undici', '@hono/node-server', 'jose', '@inquirer/prompts', 'jmespath', 'csv-parse']) expect(run.packages).not.toContain(notHere);
     expect(run.src).not.toContain('src/serve/server.ts');
   });
@@ -101,6 +105,14 @@ describe('a cold start of the bundle', () => {
     expect(run.code).toBe(0);
     expect(run.src.filter((s) => s.startsWith('src/api/routes/'))).toEqual(['src/api/routes/gradebook.ts']);
     expect(run.packages).not.toContain('csv-parse');
+    // A final grade makes no new id: no crypto either.
+    expect(run.builtins).not.toContain('node:crypto');
+  });
+
+  it('a local write that makes an id loads node:crypto then, to draw it', () => {
+    const run = loadedSources(['--db', demo.db, '--json', 'courses', 'create', '--title', 'Crypto on demand']);
+    expect(run.code).toBe(0);
+    expect(run.builtins).toContain('node:crypto');
   });
 });
 

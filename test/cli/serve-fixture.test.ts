@@ -23,6 +23,15 @@ async function serve(args: string[]): Promise<Served> {
 }
 const get = (s: Served, path: string, token?: string, headers: Record<string, string> = {}) =>
   fetch(`${s.url}/api/v1${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+/**
+ * The server's stderr once it holds `count` lines. The log line of a request is written
+ * before its answer, but stderr and the socket are separate pipes: the answer may be read
+ * here first.
+ */
+const stderrLines = async (s: Served, count: number): Promise<string> => {
+  for (let i = 0; i < 200 && s.stderr().split('\n').length <= count; i++) await new Promise((r) => setTimeout(r, 10));
+  return s.stderr();
+};
 
 describe('serve --memory without a seed', () => {
   it('creates an admin and prints its token in the listening line; a reset keeps it working', async () => {
@@ -140,8 +149,7 @@ describe('serve fixture flags', () => {
     const s = await serve(['--memory', '--seed', DEMO, '--log', 'json']);
     await get(s, '/courses?status=draft', 'demo-admin-token', { 'x-request-id': 'ci-7' });
     await get(s, '/health');
-    const lines = s
-      .stderr()
+    const lines = (await stderrLines(s, 2))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -159,7 +167,7 @@ describe('serve fixture flags', () => {
     expect(lines[1]).toMatchObject({ path: '/api/v1/health', caller: null, requestId: expect.stringMatching(/^req_/) });
     const pretty = await serve(['--memory', '--seed', DEMO, '--log', 'pretty', '--deterministic']);
     await get(pretty, '/courses?x=1', 'demo-admin-token');
-    expect(pretty.stderr()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v1\/courses\?x=1 200 [\d.]+ms usr_admin req_0001\n$/);
+    expect(await stderrLines(pretty, 1)).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v1\/courses\?x=1 200 [\d.]+ms usr_admin req_0001\n$/);
   });
 
   it('a fault rule with dropConnection closes the socket without an answer; the server carries on', async () => {
