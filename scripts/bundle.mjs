@@ -31,6 +31,24 @@ const zodEnglishOnly = {
 };
 
 /**
+ * commander requires node:child_process when it loads, for subcommands that are separate
+ * executables (coursebook has none). Loading child_process (and the net and dgram modules
+ * it brings) cost every start 3 to 5 ms; it is now required only if commander spawns.
+ */
+const commanderSpawnOnDemand = {
+  name: 'commander-spawn-on-demand',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const eager = "const childProcess = require('node:child_process');";
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(eager)) throw new Error(`commander's command.js no longer starts with ${eager}: check the plugin`);
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+/**
  * better-sqlite3's JavaScript is bundled; its native addon stays in node_modules. The package
  * finds the addon with `bindings`, which searches a dozen folders and reads a stack trace
  * (about 20 ms of every start); the addon is always at build/Release in the package, so it is
@@ -75,7 +93,7 @@ const common = {
   // remote client loads.
   external: ['pg', 'pg-native', 'piscina', 'undici'],
   mainFields: ['module', 'main'],
-  plugins: [zodEnglishOnly, sqliteAddon],
+  plugins: [zodEnglishOnly, sqliteAddon, commanderSpawnOnDemand],
   // No keepNames: naming every function again costs 6% of a start. Nothing reads a class's
   // name but for messages: commander's and jose's errors take theirs from the class, and
   // coursebook prints neither (it answers commander's by their code; jose's refuse a credential).

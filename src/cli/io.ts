@@ -6,7 +6,6 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../runtime/clock.js';
@@ -113,9 +112,11 @@ export function processIo(): Io {
     stdin: { isTTY: process.stdin.isTTY === true, readAll: readAllStdin },
     env,
     files: {
-      read: async (path) => strictUtf8(await readFile(path)),
-      readBytes: (path) => readFile(path),
-      write: (path, text) => writeFile(path, text),
+      // node:fs/promises (which brings readline's internals) is loaded by a command that reads
+      // or writes a file, not at every start: about a millisecond.
+      read: async (path) => strictUtf8(await (await import('node:fs/promises')).readFile(path)),
+      readBytes: async (path) => (await import('node:fs/promises')).readFile(path),
+      write: async (path, text) => (await import('node:fs/promises')).writeFile(path, text),
     },
     edit: editWithSystemEditor(env),
     keepDraft: async (fileName, text) => {

@@ -80,8 +80,10 @@ describe('a cold start of the bundle', () => {
     // The prompts' checks (and the gradebook and template schemas they use) wait for a prompt.
     expect(run.src).not.toContain('src/cli/prompt.ts');
     expect(run.src).not.toContain('src/schemas/gradebook.ts');
-    // A read makes no id and hashes nothing: Node's crypto modules (about 4 ms to load) stay unloaded.
+    // A read makes no id and hashes nothing: Node's crypto modules (about 4 ms to load) stay
+    // unloaded; so does child_process, which commander would load for executable subcommands.
     expect(run.builtins).not.toContain('node:crypto');
+    expect(run.builtins).not.toContain('node:child_process');
     for (const notHere of ['undici', '@hono/node-server', 'jose', '@inquirer/prompts', 'jmespath', 'csv-parse']) expect(run.packages).not.toContain(notHere);
     expect(run.src).not.toContain('src/serve/server.ts');
   });
