@@ -100,10 +100,10 @@ async function beside(server, path, token, body, realSpec, floorSpec = realSpec)
 
 /** The rounds' ratios, and the server's CPU per answer beside the floor's (medians of the rounds). */
 const roundsNote = (m) => {
-  const rounds = `rounds ${m.ratios.map((r) => r.toFixed(2)).join(', ')}`;
-  if (m.real.cpuPerRequest === null || m.floor.cpuPerRequest === null) return rounds;
+  const ratios = `rounds ${m.ratios.map((r) => r.toFixed(2)).join(', ')}`;
+  if (m.real.cpuPerRequest === null || m.floor.cpuPerRequest === null) return ratios;
   const [real, floor] = [m.real.cpuPerRequest, m.floor.cpuPerRequest];
-  return `${rounds}; CPU ${real.toFixed(0)} µs an answer against the floor's ${floor.toFixed(0)} µs (${(floor / real).toFixed(2)}x)`;
+  return `${ratios}; CPU ${real.toFixed(0)} µs an answer against the floor's ${floor.toFixed(0)} µs (${(floor / real).toFixed(2)}x)`;
 };
 
 /** The demo course's assignment list under load on `server`, beside the floor answering the same bytes. */

@@ -104,6 +104,12 @@ function editWithSystemEditor(env: Env): Io['edit'] {
 }
 
 /** The real process: what bin/coursebook runs with. */
+/**
+ * node:fs/promises (which brings readline's internals), loaded by a command that reads or
+ * writes a file rather than at every start: about a millisecond.
+ */
+const fsPromises = () => import('node:fs/promises');
+
 export function processIo(): Io {
   const env = process.env;
   return {
@@ -112,11 +118,9 @@ export function processIo(): Io {
     stdin: { isTTY: process.stdin.isTTY === true, readAll: readAllStdin },
     env,
     files: {
-      // node:fs/promises (which brings readline's internals) is loaded by a command that reads
-      // or writes a file, not at every start: about a millisecond.
-      read: async (path) => strictUtf8(await (await import('node:fs/promises')).readFile(path)),
-      readBytes: async (path) => (await import('node:fs/promises')).readFile(path),
-      write: async (path, text) => (await import('node:fs/promises')).writeFile(path, text),
+      read: async (path) => strictUtf8(await (await fsPromises()).readFile(path)),
+      readBytes: async (path) => (await fsPromises()).readFile(path),
+      write: async (path, text) => (await fsPromises()).writeFile(path, text),
     },
     edit: editWithSystemEditor(env),
     keepDraft: async (fileName, text) => {

@@ -264,14 +264,18 @@ export function storeOver(parts: DialectParts, options: { checkTransactions?: bo
       return { changes };
     },
   });
+  /** What the store and each transaction's handle both say of themselves. */
+  const described = {
+    dialect: parts.dialect,
+    path: parts.path,
+    ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
+    ownChanges: (scope: RevisionScope = 'all') => parts.ownChanges?.(scope) ?? 0,
+  };
   /** The handle fn is given: the store's statements, on the transaction's connection. */
   const handleOf = (conn: StoreConnection): Store => {
     const handle: Store = {
-      dialect: parts.dialect,
-      path: parts.path,
-      ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
+      ...described,
       revisions: () => null,
-      ownChanges: (scope = 'all') => parts.ownChanges?.(scope) ?? 0,
       ...statements((sql, params) => conn.query(sql, params), conn),
       tx: (fn) => fn(handle),
       async rehearse(fn) {
@@ -311,11 +315,8 @@ export function storeOver(parts: DialectParts, options: { checkTransactions?: bo
   };
   const grouped = parts.groupsCommits ? groupCommit({ hold: parts.hold, begin: parts.begin, retryOrThrow }) : null;
   return {
-    dialect: parts.dialect,
-    path: parts.path,
-    ...(parts.snapshot ? { snapshot: parts.snapshot } : {}),
+    ...described,
     revisions: () => (parts.revisions ? parts.revisions() : null),
-    ownChanges: (scope = 'all') => parts.ownChanges?.(scope) ?? 0,
     ...statements((sql, params) => {
       refuseFromInside('A statement');
       return parts.query(sql, params);

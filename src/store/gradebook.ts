@@ -8,6 +8,7 @@ import type { GradeItem, GradeSubmission } from '../domain/grading/types.js';
 import { AppError } from '../errors.js';
 import { MAX_EXPECTED_VERSION } from '../schemas/common.js';
 import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } from '../schemas/gradebook.js';
+import type { CourseRoleValue } from '../schemas/people.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
 import { FINAL_GRADE_HISTORY, FINAL_GRADES, GRADEBOOK_SETUPS, insertRecord, type Row } from './tables.js';
@@ -197,7 +198,7 @@ async function finalGradeContext(
   store: Store,
   courseId: string,
   studentId: string,
-): Promise<{ enrolledAs: string | null; setup: GradebookSetupValue | null; current: FinalGradeValue | null }> {
+): Promise<{ enrolledAs: CourseRoleValue | null; setup: GradebookSetupValue | null; current: FinalGradeValue | null }> {
   const row = (await store.get(
     `SELECT (SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?) AS enrolled_as,
             (SELECT setup FROM gradebook_setups WHERE course_id = ?) AS gradebook_setup,
@@ -210,7 +211,7 @@ async function finalGradeContext(
     studentId,
   )) as Row;
   return {
-    enrolledAs: (row.enrolled_as as string | null) ?? null,
+    enrolledAs: (row.enrolled_as as CourseRoleValue | null) ?? null,
     setup: row.gradebook_setup === null || row.gradebook_setup === undefined ? null : GRADEBOOK_SETUPS.fromRow({ setup: row.gradebook_setup }),
     current: row.course_id === null || row.course_id === undefined ? null : FINAL_GRADES.fromRow(row),
   };

@@ -2,17 +2,16 @@
  * Lookups the access layer needs: which course a resource belongs to, whether a student
  * may see it, and the people relations (managers, instructors) behind certificate access.
  */
+import type { CourseRoleValue } from '../schemas/people.js';
 import { withoutNul } from '../schemas/text.js';
 import type { Store } from './db.js';
 
 export type CourseVia = 'courseId' | 'moduleId' | 'lessonId' | 'assignmentId' | 'blockId' | 'submissionId';
 
-export type CourseRole = 'instructor' | 'reviewer' | 'student';
-
 export interface ResourceScope {
   courseId: string;
   /** The caller's enrollment role in the course (null: none), when resolveScope was asked for it. */
-  role?: CourseRole | null;
+  role?: CourseRoleValue | null;
   /** false for draft lessons/assignments (and their blocks): students get not-found. */
   visibleToStudents: boolean;
   /** For submissions: the student who owns it. */
@@ -62,7 +61,7 @@ const WITH_ROLE = Object.fromEntries(
 export async function resolveScope(store: Store, via: CourseVia, id: string, roleOf?: string): Promise<ResourceScope | null> {
   if (!mayNameRecord(id)) return null;
   const row = (roleOf === undefined ? await store.get(SQL[via], id) : await store.get(WITH_ROLE[via], roleOf, id)) as
-    | { course_id: string; visible: number; owner_id?: string; role?: CourseRole | null }
+    | { course_id: string; visible: number; owner_id?: string; role?: CourseRoleValue | null }
     | undefined;
   if (!row) return null;
   return {
@@ -73,9 +72,9 @@ export async function resolveScope(store: Store, via: CourseVia, id: string, rol
   };
 }
 
-export async function courseRole(store: Store, courseId: string, userId: string): Promise<CourseRole | null> {
+export async function courseRole(store: Store, courseId: string, userId: string): Promise<CourseRoleValue | null> {
   const row = (await store.get('SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?', courseId, userId)) as { role: string } | undefined;
-  return (row?.role as CourseRole | undefined) ?? null;
+  return (row?.role as CourseRoleValue | undefined) ?? null;
 }
 
 /** True when `managerId` manages `userId` directly or through a chain of reporting lines. */
