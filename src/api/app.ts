@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import { nodeCrypto } from '../runtime/crypto.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
-import type { AppDeps, AppEnv, AppOptions } from './context.js';
+import type { AnswerHeaders, AppDeps, AppEnv, AppOptions } from './context.js';
 import { API_PREFIX, addOperation, callerIdOf, type RouteModule } from './define.js';
 import { applyFaults, isControlPath, recordRequest, requestIdFor } from './fixture-hooks.js';
 
@@ -60,16 +60,16 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     const tools = fixture && (fixture.control !== null || fixture.delayMs > 0) && !isControlPath(c.req.path) ? fixture : null;
     const arrived = tools ? { time: tools.wallClock.now(), serviceTime: fullDeps.clock.now() } : null;
     const fault = tools ? await applyFaults(c, tools) : null;
+    const answerHeaders: AnswerHeaders = { 'x-request-id': requestId };
+    c.set('answerHeaders', answerHeaders);
     if (fault?.answer) c.res = fault.answer;
-    else {
-      // Set before the answer is made, so it is made with it. Set on a finished answer, it
-      // makes Hono copy that answer into a new one whose body is a stream, which
-      // @hono/node-server then has to read: most of the cost of a small answer.
-      c.header('X-Request-Id', requestId);
-      await next();
-    }
-    // An answer made whole elsewhere (a fault rule's, a Response a handler built) gets it now.
-    if (!fault?.dropped && c.res.headers.get('X-Request-Id') === null) c.header('X-Request-Id', requestId);
+    else await next();
+    // An answer define.ts made carries these already, as plain headers that @hono/node-server
+    // writes as they are. Any other (an error's, a fault rule's, a Response a handler built)
+    // gets them now. Each was made here, so its headers are its own to change: setting them
+    // on c.res in place, rather than with c.header, spares Hono copying a finished answer
+    // into a new one whose body is a stream.
+    if (!fault?.dropped && c.get('madeWithHeaders') !== c.res) addAnswerHeaders(c.res, answerHeaders);
     const ms = Math.round((performance.now() - started) * 10) / 10;
     options.log?.({
       event: 'request',
@@ -107,11 +107,12 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   const importMax = Math.max(options.maxBody, options.maxImportBody);
   const normalLimit = limit(normalMax);
   const importLimit = limit(importMax);
-  app.use(`${API_PREFIX}/*`, (c, next) => {
-    // A GET's or HEAD's body is never read (a Fetch Request of either has none, so the limit
-    // always let them through). Asking for it anyway made @hono/node-server build a whole
-    // Fetch Request and an AbortController for every read.
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+  // Only the methods whose routes read a body: a GET's or HEAD's body is never read (a Fetch
+  // Request of either has none, so the limit always let them through), and a read does not
+  // pass through this step at all. Asking for the body anyway made @hono/node-server build a
+  // whole Fetch Request and an AbortController for every read. Every other method has no
+  // route, so its body is never read either.
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], `${API_PREFIX}/*`, (c, next) => {
     const large = takesLargeBody(c.req.path);
     // A body of a declared length (no Transfer-Encoding) is decided on that length, as Hono's
     // limit decides it, without asking for the body first: over a socket that asking built
@@ -163,6 +164,11 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   });
 
   return app;
+}
+
+/** The headers every answer carries, on one made without them; a header it has already stays as it is. */
+function addAnswerHeaders(res: Response, answerHeaders: AnswerHeaders): void {
+  for (const name in answerHeaders) if (!res.headers.has(name)) res.headers.set(name, answerHeaders[name]!);
 }
 
 /** Where the service runs is the caller's to say: serve listens where it is told (default 127.0.0.1:8080). */

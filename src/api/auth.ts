@@ -1,7 +1,9 @@
 import { AppError } from '../errors.js';
+import type { ApiTokenValue } from '../schemas/people.js';
 import { findTokenByHash, sha256Hex } from '../store/tokens.js';
 import { getUser } from '../store/users.js';
-import type { Authenticator, Caller } from './context.js';
+import { makeCaller } from './caller.js';
+import type { AppDeps, Authenticator, Caller } from './context.js';
 import { directReads } from './read-cache.js';
 
 /** Verifies access JWTs; supplied by serve when --jwt-secret or --jwks is given. */
@@ -28,24 +30,32 @@ export function bearerAuthenticator(options: { jwt?: JwtVerifier | null } = {}):
         if (!options.jwt) throw new AppError('unauthenticated', 'Access JWTs are not accepted by this service (no JWT key configured).');
         const claims = await options.jwt.verify(secret, deps.clock.now());
         if (!claims) throw new AppError('unauthenticated', 'The access JWT is not valid.');
-        const user = await (c.get('reads') ?? directReads).remember(`user\0${claims.sub}`, () => getUser(deps.store, claims.sub), CREDENTIALS);
+        const user = await (c.get('reads') ?? directReads).remember(['user', claims.sub], () => getUser(deps.store, claims.sub), CREDENTIALS);
         if (!user) throw new AppError('unauthenticated', 'The access JWT names an unknown user.');
-        return { user, scopes: new Set(claims.scopes), credential: { kind: 'jwt', id: claims.jti } };
+        return makeCaller(user, claims.scopes, { kind: 'jwt', id: claims.jti });
       }
 
       // Looked up again whenever a token or user may have changed, so a revocation holds at
       // once. Kept under the secret itself, which the request carries anyway: a request served
-      // from the cache needs no hashing.
+      // from the cache needs no hashing, and finds the caller already made.
       const reads = c.get('reads') ?? directReads;
-      const token = await reads.remember(`token\0${secret}`, () => findTokenByHash(deps.store, sha256Hex(secret)), CREDENTIALS);
-      if (!token) throw new AppError('unauthenticated', 'The bearer token is not known.');
+      const found = await reads.remember(['token', secret], () => tokenCaller(deps, secret), CREDENTIALS);
+      if (!found) throw new AppError('unauthenticated', 'The bearer token is not known.');
+      const { token, caller } = found;
       if (token.revokedAt !== null) throw new AppError('unauthenticated', 'The bearer token has been revoked.');
       if (token.expiresAt !== null && token.expiresAt <= deps.clock.now()) throw new AppError('unauthenticated', 'The bearer token has expired.');
-      const user = await reads.remember(`user\0${token.userId}`, () => getUser(deps.store, token.userId), CREDENTIALS);
-      if (!user) throw new AppError('unauthenticated', 'The bearer token belongs to an unknown user.');
-      return { user, scopes: new Set(token.scopes), credential: { kind: 'token', id: token.id } };
+      if (!caller) throw new AppError('unauthenticated', 'The bearer token belongs to an unknown user.');
+      return caller;
     },
   };
+}
+
+/** The token a secret names, and the caller it makes (null when its user is gone); null for an unknown secret. */
+async function tokenCaller(deps: AppDeps, secret: string): Promise<{ token: ApiTokenValue; caller: Caller | null } | null> {
+  const token = await findTokenByHash(deps.store, sha256Hex(secret));
+  if (!token) return null;
+  const user = await getUser(deps.store, token.userId);
+  return { token, caller: user ? makeCaller(user, token.scopes, { kind: 'token', id: token.id }) : null };
 }
 
 /** Local mode: every request acts as one user of the store, with all scopes. */
@@ -54,7 +64,7 @@ export function localAuthenticator(userId: string): Authenticator {
     async authenticate(_c, deps) {
       const user = await getUser(deps.store, userId);
       if (!user) throw new AppError('unauthenticated', `The local user ${JSON.stringify(userId)} does not exist in this store.`);
-      return { user, scopes: new Set(['*']), credential: { kind: 'local', id: userId } };
+      return makeCaller(user, ['*'], { kind: 'local', id: userId });
     },
   };
 }

@@ -14,6 +14,8 @@ export interface Caller {
   user: UserValue;
   scopes: ReadonlySet<string>;
   credential: { kind: 'local' | 'token' | 'jwt'; id: string };
+  /** Who this is, as the read cache's key (caller.ts makeCaller makes it with the rest). */
+  key: string;
 }
 
 /** Turns a request into a Caller, or null when it carries no usable credential. */
@@ -93,5 +95,21 @@ export interface Granted {
   role?: 'instructor' | 'reviewer' | 'student' | 'admin';
 }
 
-export type AppEnv = { Variables: { granted: Granted; deps: AppDeps; reads: Reads } };
+/**
+ * The headers every answer to a request carries, whatever made it: its request id and, once
+ * the rate limiter has counted it, the RateLimit-* headers. Names in lower case, as they go
+ * on the wire.
+ */
+export type AnswerHeaders = Record<string, string>;
+
+export type AppEnv = {
+  Variables: {
+    granted: Granted;
+    deps: AppDeps;
+    reads: Reads;
+    answerHeaders: AnswerHeaders;
+    /** The answer define.ts made with answerHeaders already in it: nothing to add. */
+    madeWithHeaders: Response;
+  };
+};
 export type AppContext = Context<AppEnv>;

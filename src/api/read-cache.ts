@@ -28,34 +28,74 @@ export interface ReadCacheLimits {
 
 export const DEFAULT_READ_CACHE_LIMITS: ReadCacheLimits = { entries: 10_000, chars: 32 * 1024 * 1024 };
 
+/**
+ * A value's key: its parts, kept in nested maps. A request's key is mostly strings it holds
+ * already (its caller's key, the operation's policy) beside one or two of its own (a URL, an
+ * id): looked up part by part, only those are hashed, where one key joined from all of them
+ * would be new text to build, flatten and hash on every request.
+ */
+export type CacheKey = string | readonly string[];
+
+/** A kept value, told apart from a map of the next key part (a kept value may itself be a Map). */
+class Kept {
+  constructor(readonly value: unknown) {}
+}
+
+type Level = Map<string, Level | Kept>;
+
 /** Values of one store revision: what a request may be served instead of reading. */
 class Generation {
   #revision: string | null = null;
-  #values = new Map<string, unknown>();
+  #root: Level = new Map();
+  #entries = 0;
   #chars = 0;
 
   constructor(readonly limits: ReadCacheLimits) {}
 
-  get(revision: string, key: string): { value: unknown } | undefined {
-    return revision === this.#revision && this.#values.has(key) ? { value: this.#values.get(key) } : undefined;
+  get(revision: string, key: CacheKey): { value: unknown } | undefined {
+    if (revision !== this.#revision) return undefined;
+    if (typeof key === 'string') {
+      const kept = this.#root.get(key);
+      return kept instanceof Kept ? kept : undefined;
+    }
+    let node: Level | Kept | undefined = this.#root;
+    for (const part of key) {
+      if (!(node instanceof Map)) return undefined;
+      node = node.get(part);
+    }
+    return node instanceof Kept ? node : undefined;
   }
 
-  set(revision: string, key: string, value: unknown, chars: number): void {
+  set(revision: string, key: CacheKey, value: unknown, chars: number): void {
     if (revision !== this.#revision) this.#clear(revision);
     if (chars > this.limits.chars / 4) return;
     // Full: start again rather than track use; a revision change empties it anyway.
-    if (this.#values.size >= this.limits.entries || this.#chars + chars > this.limits.chars) this.#clear(revision);
-    this.#values.set(key, value);
+    if (this.#entries >= this.limits.entries || this.#chars + chars > this.limits.chars) this.#clear(revision);
+    const parts = typeof key === 'string' ? [key] : key;
+    let level = this.#root;
+    for (const part of parts.slice(0, -1)) {
+      const next = level.get(part);
+      if (next instanceof Map) level = next;
+      else {
+        const made: Level = new Map();
+        level.set(part, made);
+        level = made;
+      }
+    }
+    const last = parts[parts.length - 1]!;
+    if (!(level.get(last) instanceof Kept)) this.#entries++;
+    level.set(last, new Kept(value));
     this.#chars += chars;
   }
 
   get size(): { entries: number; chars: number } {
-    return { entries: this.#values.size, chars: this.#chars };
+    return { entries: this.#entries, chars: this.#chars };
   }
 
   #clear(revision: string): void {
     this.#revision = revision;
-    this.#values.clear();
+    this.#root = new Map();
+    this.#entries = 0;
     this.#chars = 0;
   }
 }
@@ -75,7 +115,7 @@ export class ReadCache {
   }
 
   /** The value kept under key at this revision of the scope, wrapped (a kept value may be null), or undefined. */
-  get(revision: string, key: string, scope: RevisionScope = 'all'): { value: unknown } | undefined {
+  get(revision: string, key: CacheKey, scope: RevisionScope = 'all'): { value: unknown } | undefined {
     const kept = this.#generations[scope].get(revision, key);
     if (kept) this.#hits++;
     return kept;
@@ -91,7 +131,7 @@ export class ReadCache {
   }
 
   /** Keep value under key for requests that find the scope's revision the same. */
-  set(revision: string, key: string, value: unknown, chars = 0, scope: RevisionScope = 'all'): void {
+  set(revision: string, key: CacheKey, value: unknown, chars = 0, scope: RevisionScope = 'all'): void {
     this.#generations[scope].set(revision, key, value, chars);
   }
 
@@ -106,12 +146,12 @@ export class ReadCache {
 /** One request's reads: at most one store revision, taken when the request arrived. */
 export interface Reads {
   /** What an earlier request at this revision kept under key (wrapped: it may be null), or undefined. */
-  kept(key: string): { value: unknown } | undefined;
+  kept(key: CacheKey): { value: unknown } | undefined;
   /**
    * What load answers, or what it answered for an earlier request at the same revision.
    * A remembered value is shared by the requests served it: it is frozen, and never changed.
    */
-  remember<T>(key: string, load: () => Promise<T>, options?: RememberOptions<T>): Promise<T>;
+  remember<T>(key: CacheKey, load: () => Promise<T>, options?: RememberOptions<T>): Promise<T>;
 }
 
 export interface RememberOptions<T> {
@@ -137,7 +177,7 @@ export function readsAt(store: Store, cache: ReadCache | null | undefined): Read
   const ownChanges = { all: store.ownChanges('all'), credentials: store.ownChanges('credentials') };
   return {
     kept: (key) => cache.get(revisions.all, key),
-    async remember<T>(key: string, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {
+    async remember<T>(key: CacheKey, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {
       const scope = options.scope ?? 'all';
       const kept = cache.get(revisions[scope], key, scope);
       if (kept) return kept.value as T;

@@ -171,22 +171,32 @@ export const loadRouteModules = (indexes: readonly number[]): Promise<RouteModul
  */
 export function lazyApp(deps: AppDeps, controlRoutes: RouteModule = []) {
   const apps = new Map<string, Promise<OpenAPIHono<AppEnv>>>();
-  // Module sets by path (the query never matters): most requests skip the table. Bounded,
-  // since paths carry ids.
-  const keys = new Map<string, number[]>();
-  const appFor = (url: string): Promise<OpenAPIHono<AppEnv>> => {
+  // Apps once built, by module set: a request whose app is built is handed to it at once,
+  // without awaiting the promise it was built by (a turn of the microtask queue per request).
+  const built = new Map<string, OpenAPIHono<AppEnv>>();
+  // Module sets by path (the query never matters), as the key of their app: most requests
+  // skip the table. Bounded, since paths carry ids.
+  const keys = new Map<string, string>();
+  const keyFor = (url: string): string => {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    let modules = keys.get(path);
-    if (!modules) {
+    let key = keys.get(path);
+    if (key === undefined) {
       if (keys.size >= 10_000) keys.clear();
-      modules = routeModulesFor(url);
-      keys.set(path, modules);
+      key = routeModulesFor(url).join(' ');
+      keys.set(path, key);
     }
-    const key = modules.join(' ');
+    return key;
+  };
+  const appFor = (key: string): Promise<OpenAPIHono<AppEnv>> => {
     let app = apps.get(key);
     if (!app) {
-      app = loadRouteModules(modules).then((loaded) => createApp(deps, loaded, controlRoutes));
+      const modules = key === '' ? [] : key.split(' ').map(Number);
+      app = loadRouteModules(modules).then((loaded) => {
+        const made = createApp(deps, loaded, controlRoutes);
+        built.set(key, made);
+        return made;
+      });
       apps.set(key, app);
     }
     return app;
@@ -194,8 +204,13 @@ export function lazyApp(deps: AppDeps, controlRoutes: RouteModule = []) {
   return {
     /** As Hono's `app.request`: a URL or a Request, answered in process. */
     request: async (input: string | Request, init?: RequestInit): Promise<Response> =>
-      (await appFor(typeof input === 'string' ? input : input.url)).request(input, init),
+      (await appFor(keyFor(typeof input === 'string' ? input : input.url))).request(input, init),
     /** As Hono's `app.fetch`, for @hono/node-server (which passes the sockets in `env`). */
-    fetch: async (request: Request, env?: Parameters<OpenAPIHono<AppEnv>['fetch']>[1]): Promise<Response> => (await appFor(request.url)).fetch(request, env),
+    fetch: (request: Request, env?: Parameters<OpenAPIHono<AppEnv>['fetch']>[1]): Promise<Response> => {
+      const key = keyFor(request.url);
+      const app = built.get(key);
+      if (app) return Promise.resolve(app.fetch(request, env));
+      return appFor(key).then((made) => made.fetch(request, env));
+    },
   };
 }

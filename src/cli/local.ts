@@ -1,4 +1,5 @@
 import { localAuthenticator } from '../api/auth.js';
+import { makeCaller } from '../api/caller.js';
 import type { Authenticator } from '../api/context.js';
 import { lazyApp } from '../api/route-table.js';
 import { AppError } from '../errors.js';
@@ -78,11 +79,7 @@ export async function openLocalClient(options: {
       auth = localAuthenticator(actor.id);
     } else {
       auth = {
-        authenticate: async () => ({
-          user: { id: 'local', name: 'Local admin', email: null, admin: true },
-          scopes: new Set(['*']),
-          credential: { kind: 'local', id: 'local' },
-        }),
+        authenticate: async () => makeCaller({ id: 'local', name: 'Local admin', email: null, admin: true }, ['*'], { kind: 'local', id: 'local' }),
       };
     }
   }

@@ -97,8 +97,8 @@ export type RevisionScope = 'all' | 'credentials';
 
 /** Both revisions, taken at once (one look at other connections' commits). */
 export interface Revisions {
-  all: string;
-  credentials: string;
+  readonly all: string;
+  readonly credentials: string;
 }
 
 export interface OpenOptions {

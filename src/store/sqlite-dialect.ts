@@ -48,6 +48,7 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
     return others;
   };
   const connection = new CachedSqliteConnection(db, () => others?.afterOwnCommit());
+  let last = { changes: -1, credentialChanges: -1, mark: -1, revisions: { all: '', credentials: '' } };
   const queue = new ConnectionQueue();
   return {
     hold: async (fn) => {
@@ -81,8 +82,20 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
     },
     revisions: () => {
       const watched = othersNow();
-      const mark = watched ? `:${watched.mark()}` : '';
-      return { all: `${connection.changeCount}${mark}`, credentials: `${connection.credentialChangeCount}${mark}` };
+      const mark = watched ? watched.mark() : -1;
+      // The same counts give back the same objects: between writes (most requests), a
+      // request's revisions are the very strings the read cache keeps its entries under,
+      // which compare at once, instead of new text compared character by character.
+      if (connection.changeCount !== last.changes || connection.credentialChangeCount !== last.credentialChanges || mark !== last.mark) {
+        const others = mark === -1 ? '' : `:${mark}`;
+        last = {
+          changes: connection.changeCount,
+          credentialChanges: connection.credentialChangeCount,
+          mark,
+          revisions: { all: `${connection.changeCount}${others}`, credentials: `${connection.credentialChangeCount}${others}` },
+        };
+      }
+      return last.revisions;
     },
     ownChanges: (scope: RevisionScope) => (scope === 'credentials' ? connection.credentialChangeCount : connection.changeCount),
     close: () => {

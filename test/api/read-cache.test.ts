@@ -48,8 +48,8 @@ describe('the read cache', () => {
     const before = svc.deps.readCache!.stats();
     expect((await me()).status).toBe(200);
     const after = svc.deps.readCache!.stats();
-    // The token and the user served; the access decision and the answer read again.
-    expect([after.hits - before.hits, after.misses - before.misses]).toEqual([2, 2]);
+    // The caller (its token and user, read together) served; the access decision and the answer read again.
+    expect([after.hits - before.hits, after.misses - before.misses]).toEqual([1, 2]);
     // A revocation is a write of a token: refused on the very next request.
     await svc.store.run("UPDATE tokens SET revoked_at = '2026-11-22T08:00:00.000Z' WHERE user_id = 'stu1'");
     const refused = await me();
@@ -63,12 +63,12 @@ describe('the read cache', () => {
     const cache = svc.deps.readCache!;
     const start = cache.stats();
     expect((await get()).status).toBe(200);
-    // The token, its user, the access decision and the answer: each read once.
+    // The caller (its token and user, read together), the access decision and the answer: each read once.
     const first = cache.stats();
-    expect([first.misses - start.misses, first.hits - start.hits]).toEqual([4, 0]);
+    expect([first.misses - start.misses, first.hits - start.hits]).toEqual([3, 0]);
     expect((await get()).status).toBe(200);
     const second = cache.stats();
-    expect([second.misses - first.misses, second.hits - first.hits]).toEqual([0, 4]);
+    expect([second.misses - first.misses, second.hits - first.hits]).toEqual([0, 3]);
   });
 
   it('answers a repeated GET from what the first read, byte for byte, on SQLite; on PostgreSQL it keeps nothing', async () => {
@@ -334,5 +334,29 @@ describe('ReadCache limits', () => {
     cache.set('r2', 't3', 't', 25);
     cache.set('r2', 't4', 't', 25);
     expect(cache.stats().chars).toBeLessThanOrEqual(100);
+  });
+
+  it('keys of parts: each whole key is its own value, a prefix or a longer key is not, and a kept Map is a value', () => {
+    const cache = new ReadCache({ entries: 10, chars: 100 });
+    cache.set('r1', ['grant', 'policy', 'c1', 'who'], 'yes');
+    cache.set('r1', ['grant', 'policy', 'c2', 'who'], 'no');
+    cache.set('r1', ['answer', 'GET', 'http://t/a\0b', 'who'], 'text');
+    expect(cache.get('r1', ['grant', 'policy', 'c1', 'who'])).toEqual({ value: 'yes' });
+    expect(cache.get('r1', ['grant', 'policy', 'c2', 'who'])).toEqual({ value: 'no' });
+    expect(cache.get('r1', ['grant', 'policy', 'c1'])).toBeUndefined();
+    expect(cache.get('r1', ['grant', 'policy', 'c1', 'who', 'more'])).toBeUndefined();
+    expect(cache.get('r1', 'grant')).toBeUndefined();
+    // Parts are not joined: a part holding the separator of a joined key is still its own.
+    expect(cache.get('r1', ['answer', 'GET', 'http://t/a', 'b\0who'])).toBeUndefined();
+    expect(cache.get('r1', ['answer', 'GET', 'http://t/a\0b', 'who'])).toEqual({ value: 'text' });
+    const map = new Map([['k', 1]]);
+    cache.set('r1', ['user', 'u1'], map);
+    expect(cache.get('r1', ['user', 'u1'])?.value).toBe(map);
+    expect(cache.get('r1', ['user', 'u1', 'k'])).toBeUndefined();
+    // Setting a key again replaces its value and is not a second entry.
+    cache.set('r1', ['user', 'u1'], null);
+    expect(cache.get('r1', ['user', 'u1'])).toEqual({ value: null });
+    expect(cache.stats().entries).toBe(4);
+    expect(cache.get('r2', ['user', 'u1'])).toBeUndefined();
   });
 });
