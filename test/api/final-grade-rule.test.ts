@@ -142,3 +142,33 @@ describe('the final grade rule: the grades view and the export agree', () => {
     });
   });
 });
+
+describe("an override's letter is one of the course's scheme (read by the database from the setup, on both dialects)", () => {
+  const put = (service: TestService, body: Record<string, unknown>, course = 'c1') =>
+    service.call('PUT', `/courses/${course}/gradebook/students/stu1/final`, { reason: 'Appeal', expectedVersion: 0, ...body }, 'inst');
+
+  it('a letter of the scheme is taken, one that is not is refused naming the scheme in its order, and clearing needs none', async () => {
+    svc = await courseWithOneGrade();
+    const refused = await put(svc, { letter: 'E', percent: null });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid',
+      message: `letter: "E" is not a letter of the course's scheme (${STANDARD_BANDS.map(([l]) => l).join(', ')})`,
+      details: [{ path: 'letter', message: `must be one of ${STANDARD_BANDS.map(([l]) => l).join(', ')}` }],
+    });
+    // Letters are compared whole: a prefix of one, or one in another case, is not one.
+    expect((await put(svc, { letter: 'A-', percent: null })).status).toBe(200);
+    for (const letter of ['a', 'A+', '']) expect((await put(svc, { letter, percent: null, expectedVersion: 1 })).status).toBe(400);
+    expect((await put(svc, { letter: null, percent: 91, expectedVersion: 1 })).body).toEqual({ ok: true, version: 2 });
+    expect(await finalGradeOfSam(svc)).toMatchObject({ api: { finalPercent: 91, finalLetter: 'A-' } });
+  });
+
+  it('a course without a gradebook setup has no final grades to set', async () => {
+    svc = await courseWithOneGrade();
+    // Every course is given a setup when it is made; a store's row can still be missing.
+    await svc.store.run('DELETE FROM gradebook_setups WHERE course_id = ?', 'c1');
+    const res = await put(svc, { letter: 'A', percent: null });
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toBe('Course "c1" has no gradebook setup.');
+  });
+});
