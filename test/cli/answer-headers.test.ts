@@ -77,6 +77,17 @@ describe('every answer over a socket carries its request id and, once counted, t
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
   });
 
+  it('a HEAD is answered as its GET, with its request id and rate headers and no body', async () => {
+    const get = await fetch(`${server.url}/api/v1/courses/crs_data101/assignments`, { headers: INSTRUCTOR });
+    const head = await fetch(`${server.url}/api/v1/courses/crs_data101/assignments`, { method: 'HEAD', headers: INSTRUCTOR });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(get.status).toBe(200);
+    expect(head.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{12}$/);
+    expect(head.headers.get('ratelimit-limit')).toBe('100');
+  });
+
   it('a caller-given request id is echoed once, on a kept answer too', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await call('/api/v1/courses/crs_data101/assignments', { headers: { ...INSTRUCTOR, 'x-request-id': 'ci-run-9' } });
