@@ -52,13 +52,14 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
 
   app.use('*', async (c, next) => {
     c.set('deps', fullDeps);
-    const started = performance.now();
     const requestId = requestIdFor(c.req.header('x-request-id'), () => fullDeps.ids.next('req'));
     // A fixture server's --delay, fault rules and journal (fixture-hooks.ts); never for its
     // control routes. Without --allow-admin or --delay there is nothing to apply or record.
     const fixture = fullDeps.fixture;
     const tools = fixture && (fixture.control !== null || fixture.delayMs > 0) && !isControlPath(c.req.path) ? fixture : null;
     const arrived = tools ? { time: tools.wallClock.now(), serviceTime: fullDeps.clock.now() } : null;
+    // Timed only for whoever reads the duration: the request log and a fixture's journal.
+    const started = options.log || tools ? performance.now() : null;
     const fault = tools ? await applyFaults(c, tools) : null;
     const answerHeaders: AnswerHeaders = { 'x-request-id': requestId };
     c.set('answerHeaders', answerHeaders);
@@ -70,7 +71,7 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
     // on c.res in place, rather than with c.header, spares Hono copying a finished answer
     // into a new one whose body is a stream.
     if (!fault?.dropped && c.get('madeWithHeaders') !== c.res) addAnswerHeaders(c.res, answerHeaders);
-    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const ms = started === null ? 0 : Math.round((performance.now() - started) * 10) / 10;
     options.log?.({
       event: 'request',
       method: c.req.method,

@@ -34,17 +34,20 @@ function randomPool(size = 4096): (n: number) => Uint8Array {
   };
 }
 
-/** `n` random Crockford base32 characters (5 bits each, no modulo bias). */
-function randomBase32(bytes: Uint8Array): string {
+/** Ids are in lower case: the same digits, without lower-casing each id (serve makes one per request). */
+const CROCKFORD_LOWER = CROCKFORD.toLowerCase();
+
+/** `n` random Crockford base32 characters (5 bits each, no modulo bias), from `alphabet`. */
+function randomBase32(bytes: Uint8Array, alphabet = CROCKFORD): string {
   let out = '';
-  for (let i = 0; i < bytes.length; i++) out += CROCKFORD[bytes[i]! & 31];
+  for (let i = 0; i < bytes.length; i++) out += alphabet[bytes[i]! & 31];
   return out;
 }
 
 export const randomIds = (): Ids => {
   const draw = randomPool();
   return {
-    next: (prefix) => `${prefix}_${randomBase32(draw(12)).toLowerCase()}`,
+    next: (prefix) => `${prefix}_${randomBase32(draw(12), CROCKFORD_LOWER)}`,
     draw: (n) => randomBase32(draw(n)),
     // A secret never shares a block with ids that are shown.
     secret: () => `cbk_${nodeCrypto().randomBytes(32).toString('base64url')}`,
