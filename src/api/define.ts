@@ -107,9 +107,13 @@ function answerKey(c: AppContext, who: string): CacheKey {
  * its checks, and sorting it into a record again (about a tenth of a cached GET's work).
  */
 function send(c: AppContext, made: { text: string; link: string | null } | Answer, status: 200 | 201): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...c.get('answerHeaders') };
+  const body = 'bytes' in made ? made.bytes : made.text;
+  // The length is stated, not left to the server to count as it writes: a HEAD, which Hono
+  // answers with this answer's headers and no body, then says how long the GET's body is.
+  const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength;
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(length), ...c.get('answerHeaders') };
   if (made.link !== null) headers.link = made.link;
-  const res = new Response('bytes' in made ? made.bytes : made.text, { status, headers });
+  const res = new Response(body, { status, headers });
   c.set('madeWithHeaders', res);
   return res;
 }

@@ -77,15 +77,30 @@ describe('every answer over a socket carries its request id and, once counted, t
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
   });
 
-  it('a HEAD is answered as its GET, with its request id and rate headers and no body', async () => {
+  it('a HEAD is answered as its GET, with its length, request id and rate headers and no body', async () => {
     const get = await fetch(`${server.url}/api/v1/courses/crs_data101/assignments`, { headers: INSTRUCTOR });
     const head = await fetch(`${server.url}/api/v1/courses/crs_data101/assignments`, { method: 'HEAD', headers: INSTRUCTOR });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect(head.headers.get('content-type')).toBe('application/json');
     expect(get.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
+    expect(get.headers.get('content-length')).toBe(head.headers.get('content-length'));
     expect(head.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{12}$/);
     expect(head.headers.get('ratelimit-limit')).toBe('100');
+  });
+
+  it('a new answer states its length in bytes, not characters, when its text is not ASCII', async () => {
+    const title = 'Données – 数据 🎓';
+    const res = await fetch(`${server.url}/api/v1/courses/crs_data101/modules`, {
+      method: 'POST',
+      headers: { ...INSTRUCTOR, 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    });
+    expect(res.status).toBe(201);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(res.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(JSON.parse(new TextDecoder().decode(bytes)).title).toBe(title);
   });
 
   it('a caller-given request id is echoed once, on a kept answer too', async () => {
