@@ -54,12 +54,8 @@ class Generation {
 
   get(revision: string, key: CacheKey): { value: unknown } | undefined {
     if (revision !== this.#revision) return undefined;
-    if (typeof key === 'string') {
-      const kept = this.#root.get(key);
-      return kept instanceof Kept ? kept : undefined;
-    }
     let node: Level | Kept | undefined = this.#root;
-    for (const part of key) {
+    for (const part of typeof key === 'string' ? [key] : key) {
       if (!(node instanceof Map)) return undefined;
       node = node.get(part);
     }

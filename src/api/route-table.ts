@@ -174,24 +174,25 @@ export function lazyApp(deps: AppDeps, controlRoutes: RouteModule = []) {
   // Apps once built, by module set: a request whose app is built is handed to it at once,
   // without awaiting the promise it was built by (a turn of the microtask queue per request).
   const built = new Map<string, OpenAPIHono<AppEnv>>();
-  // Module sets by path (the query never matters), as the key of their app: most requests
+  // Module sets by path (the query never matters), with the key of their app: most requests
   // skip the table. Bounded, since paths carry ids.
-  const keys = new Map<string, string>();
-  const keyFor = (url: string): string => {
+  type ModuleSet = { key: string; modules: number[] };
+  const sets = new Map<string, ModuleSet>();
+  const moduleSetFor = (url: string): ModuleSet => {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    let key = keys.get(path);
-    if (key === undefined) {
-      if (keys.size >= 10_000) keys.clear();
-      key = routeModulesFor(url).join(' ');
-      keys.set(path, key);
+    let set = sets.get(path);
+    if (set === undefined) {
+      if (sets.size >= 10_000) sets.clear();
+      const modules = routeModulesFor(url);
+      set = { key: modules.join(' '), modules };
+      sets.set(path, set);
     }
-    return key;
+    return set;
   };
-  const appFor = (key: string): Promise<OpenAPIHono<AppEnv>> => {
+  const appFor = ({ key, modules }: ModuleSet): Promise<OpenAPIHono<AppEnv>> => {
     let app = apps.get(key);
     if (!app) {
-      const modules = key === '' ? [] : key.split(' ').map(Number);
       app = loadRouteModules(modules).then((loaded) => {
         const made = createApp(deps, loaded, controlRoutes);
         built.set(key, made);
@@ -204,13 +205,13 @@ export function lazyApp(deps: AppDeps, controlRoutes: RouteModule = []) {
   return {
     /** As Hono's `app.request`: a URL or a Request, answered in process. */
     request: async (input: string | Request, init?: RequestInit): Promise<Response> =>
-      (await appFor(keyFor(typeof input === 'string' ? input : input.url))).request(input, init),
+      (await appFor(moduleSetFor(typeof input === 'string' ? input : input.url))).request(input, init),
     /** As Hono's `app.fetch`, for @hono/node-server (which passes the sockets in `env`). */
     fetch: (request: Request, env?: Parameters<OpenAPIHono<AppEnv>['fetch']>[1]): Promise<Response> => {
-      const key = keyFor(request.url);
-      const app = built.get(key);
+      const set = moduleSetFor(request.url);
+      const app = built.get(set.key);
       if (app) return Promise.resolve(app.fetch(request, env));
-      return appFor(key).then((made) => made.fetch(request, env));
+      return appFor(set).then((made) => made.fetch(request, env));
     },
   };
 }

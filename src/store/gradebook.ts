@@ -11,7 +11,7 @@ import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } fro
 import type { CourseRoleValue } from '../schemas/people.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
-import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, type Row } from './tables.js';
+import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, json, type Row } from './tables.js';
 import { getEnrollment } from './users.js';
 
 /** A course's setup; every course has one from the moment it exists. */
@@ -194,7 +194,8 @@ export async function setFinalGrade(store: Store, change: FinalGradeChange): Pro
  * grade is a few statements, and each costs about as much as the others): the student's
  * role in the course, the letters of the course's grading scheme (null without a setup),
  * and the current override. Only the scheme's bands are taken from the setup, by the
- * database: parsing the whole setup document (about 1 KB) was a tenth of a `PUT`'s work.
+ * database, instead of parsing the whole setup document (about 1.2 KB) in JavaScript on
+ * every write (about 7% of a `PUT`'s instructions; SQLite still parses it to extract).
  */
 async function finalGradeContext(
   store: Store,
@@ -212,7 +213,7 @@ async function finalGradeContext(
     courseId,
     studentId,
   )) as Row;
-  const bands = row.scheme_bands === null || row.scheme_bands === undefined ? null : (JSON.parse(String(row.scheme_bands)) as { letter: string }[]);
+  const bands = json<{ letter: string }[] | null>(row.scheme_bands, null);
   return {
     enrolledAs: (row.enrolled_as as CourseRoleValue | null) ?? null,
     schemeLetters: bands ? bands.map((band) => band.letter) : null,

@@ -38,7 +38,8 @@ const table = <V>(t: TableSpec<V>): Table<V> => ({ ...t, writes: { insert: inser
 
 // Column readers: what SQLite hands back is typed `unknown`; each reader says what the
 // column holds by the table's own definition (migrations.ts).
-const json = <T>(v: unknown, fallback: T): T => (v === null || v === undefined ? fallback : (JSON.parse(v as string) as T));
+/** A JSON column's value, or the fallback when the column is null. */
+export const json = <T>(v: unknown, fallback: T): T => (v === null || v === undefined ? fallback : (JSON.parse(v as string) as T));
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 const str = <T extends string = string>(v: unknown): T => v as T;
 const nstr = <T extends string = string>(v: unknown): T | null => (v === null || v === undefined ? null : (v as T));
