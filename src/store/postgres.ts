@@ -9,6 +9,7 @@ import pg from 'pg';
 import { AppError } from '../errors.js';
 import { DEFAULT_POOL_SIZE, type OpenOptions, type Row, redactUrl, type Store, type StoreConnection, storeOver, tooNewStore } from './db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { bulkStatements } from './postgres-bulk-insert.js';
 import type { Database as StoreSchema } from './schema-types.js';
 
 /** int8 (COUNT, bigint columns) as a JS number, as better-sqlite3 hands integers back. */
@@ -58,6 +59,12 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<S
   return storeOver({
     hold: (fn) => kysely.connection().execute((conn) => fn(over((q) => conn.executeQuery<Row>(q)))),
     query: (sql, params) => outside.query(sql, params),
+    // A bulk write as multi-row INSERTs: a round trip per few hundred rows, not per row.
+    runEach: async (sql, paramLists, conn) => {
+      let changes = 0;
+      for (const statement of bulkStatements(sql, paramLists)) changes += (await (conn ?? outside).query(statement.sql, statement.params)).changes;
+      return changes;
+    },
     dialect: 'postgres',
     path: shown,
     begin: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
