@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
@@ -126,29 +126,33 @@ describe('access JWTs', () => {
 
   it('RS256 and ES256 with a JWKS file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-jwks-'));
-    const rs = await generateKeyPair('RS256');
-    const es = await generateKeyPair('ES256');
-    const jwks = {
-      keys: [
-        { ...(await exportJWK(rs.publicKey)), kid: 'rs', alg: 'RS256' },
-        { ...(await exportJWK(es.publicKey)), kid: 'es', alg: 'ES256' },
-      ],
-    };
-    writeFileSync(join(dir, 'jwks.json'), JSON.stringify(jwks));
-    const app = await appWith({ jwks: join(dir, 'jwks.json') });
-    for (const [alg, kid, k] of [
-      ['RS256', 'rs', rs.privateKey],
-      ['ES256', 'es', es.privateKey],
-    ] as const) {
-      const jwt = await new SignJWT({ scope: '*' })
-        .setProtectedHeader({ alg, kid })
-        .setSubject('rev')
-        .setExpirationTime(NOW_S + 60)
-        .sign(k);
-      expect((await get(app, '/me', jwt)).status).toBe(200);
+    try {
+      const rs = await generateKeyPair('RS256');
+      const es = await generateKeyPair('ES256');
+      const jwks = {
+        keys: [
+          { ...(await exportJWK(rs.publicKey)), kid: 'rs', alg: 'RS256' },
+          { ...(await exportJWK(es.publicKey)), kid: 'es', alg: 'ES256' },
+        ],
+      };
+      writeFileSync(join(dir, 'jwks.json'), JSON.stringify(jwks));
+      const app = await appWith({ jwks: join(dir, 'jwks.json') });
+      for (const [alg, kid, k] of [
+        ['RS256', 'rs', rs.privateKey],
+        ['ES256', 'es', es.privateKey],
+      ] as const) {
+        const jwt = await new SignJWT({ scope: '*' })
+          .setProtectedHeader({ alg, kid })
+          .setSubject('rev')
+          .setExpirationTime(NOW_S + 60)
+          .sign(k);
+        expect((await get(app, '/me', jwt)).status).toBe(200);
+      }
+      const hs = await sign({ sub: 'rev', scope: '*' }, { exp: NOW_S + 60 });
+      expect((await get(app, '/me', hs)).status).toBe(401);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    const hs = await sign({ sub: 'rev', scope: '*' }, { exp: NOW_S + 60 });
-    expect((await get(app, '/me', hs)).status).toBe(401);
   });
 
   it('a service without a JWT key refuses JWTs', async () => {
