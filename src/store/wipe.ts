@@ -25,32 +25,36 @@ const TABLES = [
   'users',
 ];
 
-/** Delete every record (the schema stays): the first half of serve's reset. */
+/**
+ * Delete every record (the schema stays): the first half of serve's reset. PostgreSQL takes
+ * the statements as one text (none has a parameter), one round trip instead of 23; SQLite
+ * prepares one statement at a time.
+ */
 export async function wipeStore(store: Store): Promise<void> {
-  for (const t of TABLES) await store.run(`DELETE FROM ${t}`);
-  await resetSequences(store);
+  const statements = [...TABLES.map((t) => `DELETE FROM ${t}`), ...NUMBERED.map((n) => restartNumbering(store.dialect, n))];
+  if (store.dialect === 'postgres') await store.run(statements.join(';\n'));
+  else for (const statement of statements) await store.run(statement);
 }
 
 /** True when no table holds a record: the only store `serve --seed` loads into without --reseed. */
 export async function isStoreEmpty(store: Store): Promise<boolean> {
-  for (const t of TABLES) if ((await store.get(`SELECT 1 AS x FROM ${t} LIMIT 1`)) !== undefined) return false;
-  return true;
+  const anyRecord = TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t})`).join(' OR ');
+  return (await store.get(`SELECT 1 AS x WHERE ${anyRecord}`)) === undefined;
 }
 
 /** The tables numbered by the store: their numbering starts again at 1 after a wipe. */
 const NUMBERED = [
   { table: 'final_grade_history', column: 'seq' },
   { table: 'grade_slots', column: 'slot' },
-];
+] as const;
 
 /**
  * Numbering starts again at 1 after a wipe, as in a new store. Slots are otherwise never
  * reused, so that grade cells written under a retired slot stop counting; after a wipe no
- * cell is left to name one.
+ * cell is left to name one. Table and column names are the constants above, never input.
  */
-async function resetSequences(store: Store): Promise<void> {
-  for (const { table, column } of NUMBERED) {
-    if (store.dialect === 'sqlite') await store.run('DELETE FROM sqlite_sequence WHERE name = ?', table);
-    else await store.run(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), 1, false)`);
-  }
+function restartNumbering(dialect: Store['dialect'], { table, column }: (typeof NUMBERED)[number]): string {
+  return dialect === 'sqlite'
+    ? `DELETE FROM sqlite_sequence WHERE name = '${table}'`
+    : `SELECT setval(pg_get_serial_sequence('${table}', '${column}'), 1, false)`;
 }
