@@ -2,7 +2,7 @@
 // PostgreSQL beside SQLite (#18), on a throwaway cluster this script starts
 // (bench/lib/pg-cluster.mjs: fsync and synchronous commit on, as a real server would run).
 // Needs a build (npx tsc -p tsconfig.build.json) and PostgreSQL's server binaries.
-//   node bench/postgres.mjs [serve] [export] [instances]     (none: all three)
+//   node bench/postgres.mjs [serve] [export] [instances] [import]     (none: all four)
 //
 // serve      `coursebook serve` on a SQLite file and on a PostgreSQL database, same data:
 //            GET of the demo course's assignment list and PUT of a final-grade override, at
@@ -13,6 +13,9 @@
 //            built the same way on both), steady state (median of BENCH_RUNS, default 3).
 //            Target: PostgreSQL within 2x of SQLite. The two CSVs must be the same bytes,
 //            else the figure is REFUSED (it would time a wrong export).
+// import     `coursebook import` of the seeding benchmark's dataset (bench/dataset.mjs: 1,000
+//            students x 25 graded submissions, 27,000 records) into a new store, median of
+//            BENCH_RUNS; for the record (no target).
 // instances  final-grade PUT throughput of two serve instances on one PostgreSQL database
 //            (25 connections each, disjoint students) against one instance (50
 //            connections). Target: two >= 1.6x one.
@@ -23,13 +26,14 @@ import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { writeBenchDataset as writeSeedDataset } from './dataset.mjs';
 import { COURSE as BIG_COURSE, buildBigStore, ITEMS, STUDENTS } from './lib/pg-big-store.mjs';
 import { createDatabase, startPostgres } from './lib/pg-cluster.mjs';
 import { finalGradeWriter, startServe, writeBenchDataset } from './lib/pg-support.mjs';
 import { bin, coursebook, demoDataset, scratch, timedNode } from './lib/processes.mjs';
 import { loadAverage, median, ms, perSecond, printTarget, quantile, seconds, statusMix } from './lib/report.mjs';
 
-const pieces = ['serve', 'export', 'instances'];
+const pieces = ['serve', 'export', 'instances', 'import'];
 // Run alone, its arguments choose its pieces; imported by bench/run.mjs (npm run bench --
 // postgres), all of them.
 const runAlone = process.argv[1] !== undefined && import.meta.filename === resolve(process.argv[1]);
@@ -225,6 +229,30 @@ if (runs('instances')) {
     target: '>= 1.6x',
     pass: sound ? ratio >= 1.6 : null,
     note: `${connections} conn in all, ${loadSeconds} s; ${cpus().length} cores shared by the load generator, the instances and PostgreSQL; ${two.map((r) => statusMix(r).text).join(' | ')}`,
+  });
+}
+
+// --- import: a 27,000-record dataset into a new store ----------------------------------------------
+if (runs('import')) {
+  console.log(`# import: load average ${loadAverage()} (1, 5, 15 min)`);
+  const dataset = writeSeedDataset(dir);
+  const times = { sqlite: [], postgres: [] };
+  for (let run = 0; run < exportRuns; run++) {
+    for (const dialect of ['sqlite', 'postgres']) {
+      const location = dialect === 'sqlite' ? join(dir, `import-${run}.db`) : await newDatabase();
+      times[dialect].push(timedNode([bin, '--db', location, 'import', dataset.path], env).ms);
+      if (dialect === 'sqlite') rmSync(location, { force: true });
+    }
+  }
+  const pg = median(times.postgres);
+  const lite = median(times.sqlite);
+  printTarget({
+    name: `pg import ${dataset.records.toLocaleString('en-US')} records`,
+    figure: seconds(pg),
+    floor: `SQLite: ${seconds(lite)}`,
+    ratio: pg / lite,
+    pass: 'info',
+    note: `CLI wall, median of ${exportRuns}: ${times.postgres.map(seconds).join(', ')} (PostgreSQL), ${times.sqlite.map(seconds).join(', ')} (SQLite)`,
   });
 }
 
