@@ -202,17 +202,7 @@ async function finalGradeContext(
   courseId: string,
   studentId: string,
 ): Promise<{ enrolledAs: CourseRoleValue | null; schemeLetters: string[] | null; current: FinalGradeValue | null }> {
-  const row = (await store.get(
-    `SELECT (SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?) AS enrolled_as,
-            (SELECT ${SCHEME_BANDS[store.dialect]} FROM gradebook_setups WHERE course_id = ?) AS scheme_bands,
-            f.*
-       FROM (SELECT 1 AS one) o LEFT JOIN final_grades f ON f.course_id = ? AND f.student_id = ?`,
-    courseId,
-    studentId,
-    courseId,
-    courseId,
-    studentId,
-  )) as Row;
+  const row = (await store.get(FINAL_GRADE_CONTEXT[store.dialect], courseId, studentId, courseId, courseId, studentId)) as Row;
   const bands = json<{ letter: string }[] | null>(row.scheme_bands, null);
   return {
     enrolledAs: (row.enrolled_as as CourseRoleValue | null) ?? null,
@@ -226,3 +216,16 @@ const SCHEME_BANDS: Record<Store['dialect'], string> = {
   sqlite: "json_extract(setup, '$.scheme.bands')",
   postgres: "(setup::jsonb -> 'scheme' -> 'bands')::text",
 };
+
+/** finalGradeContext's statement per dialect, made once: the store's statement cache finds it by its text. */
+const FINAL_GRADE_CONTEXT: Record<Store['dialect'], string> = {
+  sqlite: finalGradeContextSql('sqlite'),
+  postgres: finalGradeContextSql('postgres'),
+};
+
+function finalGradeContextSql(dialect: Store['dialect']): string {
+  return `SELECT (SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?) AS enrolled_as,
+            (SELECT ${SCHEME_BANDS[dialect]} FROM gradebook_setups WHERE course_id = ?) AS scheme_bands,
+            f.*
+       FROM (SELECT 1 AS one) o LEFT JOIN final_grades f ON f.course_id = ? AND f.student_id = ?`;
+}

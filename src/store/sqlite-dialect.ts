@@ -11,11 +11,16 @@ import type { DialectParts, RevisionScope, Row, StatementResult, StoreConnection
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-/** A prepared statement, and whether running it may change what later reads see, of anything and of the credentials. */
+/**
+ * A prepared statement, and whether running it may change what later reads see, of anything
+ * and of the credentials; a reader's rows come as arrays (raw mode) and `toRow` makes each
+ * the row object (see rowMaker).
+ */
 interface Prepared {
   statement: Statement;
   changes: boolean;
   changesCredentials: boolean;
+  toRow: ((values: unknown[]) => Row) | null;
 }
 
 /** The tables authenticating a request reads (Store revisions' `credentials`). */
@@ -258,7 +263,8 @@ class CachedSqliteConnection implements StoreConnection {
       const statement = this.db.prepare(sql);
       const writes = !statement.readonly;
       const changesCredentials = writes && !TRANSACTION_CONTROL.test(sql) && this.#mayWriteCredentials(sql);
-      prepared = { statement, changes: writes || ENDS_OR_UNDOES.test(sql), changesCredentials };
+      const toRow = statement.reader ? this.#rowMakerFor(statement.raw(true).columns()) : null;
+      prepared = { statement, changes: writes || ENDS_OR_UNDOES.test(sql), changesCredentials, toRow };
       this.#statements.set(sql, prepared);
     }
     if (prepared.changes) this.changeCount++;
@@ -278,7 +284,12 @@ class CachedSqliteConnection implements StoreConnection {
     const parameters = params as unknown[];
     try {
       // A reader may write too (INSERT ... RETURNING): #ran looks at what it may change.
-      if (statement.reader) return { rows: statement.all(parameters) as Row[], changes: 0 };
+      if (prepared.toRow) {
+        const values = statement.all(parameters) as unknown[][];
+        const rows: Row[] = new Array(values.length);
+        for (let i = 0; i < values.length; i++) rows[i] = prepared.toRow(values[i]!);
+        return { rows, changes: 0 };
+      }
       return { rows: [], changes: statement.run(parameters).changes };
     } finally {
       this.#ran(prepared);
@@ -298,6 +309,22 @@ class CachedSqliteConnection implements StoreConnection {
 
   clear(): void {
     this.#statements.clear();
+    this.#rowMakers.clear();
+  }
+
+  /** Row makers by their columns' names, shared by statements with the same columns. */
+  readonly #rowMakers = new Map<string, (values: unknown[]) => Row>();
+
+  #rowMakerFor(columns: readonly { name: string }[]): (values: unknown[]) => Row {
+    const names = columns.map((column) => column.name);
+    const key = JSON.stringify(names);
+    let maker = this.#rowMakers.get(key);
+    if (!maker) {
+      if (this.#rowMakers.size >= MAX_CACHED_STATEMENTS) this.#rowMakers.clear();
+      maker = rowMaker(names);
+      this.#rowMakers.set(key, maker);
+    }
+    return maker;
   }
 
   /** A changing statement may change a credential unless it is a plain write of a table that cannot reach one. */
@@ -307,6 +334,26 @@ class CachedSqliteConnection implements StoreConnection {
     this.#credentialWriters ??= credentialWriters(this.db);
     return this.#credentialWriters.has(table);
   }
+}
+
+/**
+ * A function that makes a row object from a raw row's values, with these column names as
+ * its keys in this order (a later column of the same name wins, as it does in
+ * better-sqlite3's own rows).
+ *
+ * Why: on Node 20 better-sqlite3 builds each row object through V8's API, one property
+ * lookup and map transition per column, and that was the largest single cost of a
+ * final-grade PUT after SQLite itself. Taking rows raw (arrays) and making the objects with
+ * an object literal compiled for the column list lets V8 allocate each row in its final
+ * shape: a one-row read is about a sixth quicker, a 200-row read about 45%.
+ *
+ * The names come from the store's own statements; each is written as a JSON string literal
+ * (a valid JavaScript one), and `__proto__` as a computed key, so that it names an own
+ * property instead of setting the prototype.
+ */
+export function rowMaker(names: readonly string[]): (values: unknown[]) => Row {
+  const fields = names.map((name, i) => (name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)) + `: v[${i}]`);
+  return new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Row;
 }
 
 /**
