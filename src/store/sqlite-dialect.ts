@@ -349,7 +349,8 @@ class CachedSqliteConnection implements StoreConnection {
  *
  * The names come from the store's own statements; each is written as a JSON string literal
  * (a valid JavaScript one), and `__proto__` as a computed key, so that it names an own
- * property instead of setting the prototype.
+ * property instead of setting the prototype (better-sqlite3's rows drop such a column; no
+ * statement of the store names one).
  */
 export function rowMaker(names: readonly string[]): (values: unknown[]) => Row {
   const fields = names.map((name, i) => (name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)) + `: v[${i}]`);
