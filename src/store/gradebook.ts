@@ -193,39 +193,24 @@ export async function setFinalGrade(store: Store, change: FinalGradeChange): Pro
  * What a set of a final grade reads, in one statement rather than three (a `PUT` of a final
  * grade is a few statements, and each costs about as much as the others): the student's
  * role in the course, the letters of the course's grading scheme (null without a setup),
- * and the current override. Only the scheme's bands are taken from the setup, by the
- * database, instead of parsing the whole setup document (about 1.2 KB) in JavaScript on
- * every write (about 7% of a `PUT`'s instructions; SQLite still parses it to extract).
+ * and the current override. The letters are kept beside the setup (migration 6) so that a
+ * write neither extracts them from the whole setup document (about 1.2 KB) nor parses its
+ * bands.
  */
 async function finalGradeContext(
   store: Store,
   courseId: string,
   studentId: string,
 ): Promise<{ enrolledAs: CourseRoleValue | null; schemeLetters: string[] | null; current: FinalGradeValue | null }> {
-  const row = (await store.get(FINAL_GRADE_CONTEXT[store.dialect], courseId, studentId, courseId, courseId, studentId)) as Row;
-  const bands = json<{ letter: string }[] | null>(row.scheme_bands, null);
+  const row = (await store.get(FINAL_GRADE_CONTEXT, courseId, studentId, courseId, courseId, studentId)) as Row;
   return {
     enrolledAs: (row.enrolled_as as CourseRoleValue | null) ?? null,
-    schemeLetters: bands ? bands.map((band) => band.letter) : null,
+    schemeLetters: json<string[] | null>(row.scheme_letters, null),
     current: row.course_id === null || row.course_id === undefined ? null : FINAL_GRADES.fromRow(row),
   };
 }
 
-/** A setup's `scheme.bands` as JSON text, in each dialect's words (the column is text in both). */
-const SCHEME_BANDS: Record<Store['dialect'], string> = {
-  sqlite: "json_extract(setup, '$.scheme.bands')",
-  postgres: "(setup::jsonb -> 'scheme' -> 'bands')::text",
-};
-
-/** finalGradeContext's statement per dialect, made once: the store's statement cache finds it by its text. */
-const FINAL_GRADE_CONTEXT: Record<Store['dialect'], string> = {
-  sqlite: finalGradeContextSql('sqlite'),
-  postgres: finalGradeContextSql('postgres'),
-};
-
-function finalGradeContextSql(dialect: Store['dialect']): string {
-  return `SELECT (SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?) AS enrolled_as,
-            (SELECT ${SCHEME_BANDS[dialect]} FROM gradebook_setups WHERE course_id = ?) AS scheme_bands,
+const FINAL_GRADE_CONTEXT = `SELECT (SELECT role FROM enrollments WHERE course_id = ? AND user_id = ?) AS enrolled_as,
+            (SELECT letters FROM gradebook_setups WHERE course_id = ?) AS scheme_letters,
             f.*
        FROM (SELECT 1 AS one) o LEFT JOIN final_grades f ON f.course_id = ? AND f.student_id = ?`;
-}

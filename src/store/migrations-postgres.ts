@@ -427,6 +427,15 @@ CREATE TABLE course_sync_marks (
 );
 `;
 
+/** Version 6: the scheme's letters beside the setup (migrations.ts says why), in the bands' order. */
+const VERSION_6 = `
+ALTER TABLE gradebook_setups ADD COLUMN letters ${TEXT};
+UPDATE gradebook_setups SET letters = COALESCE(
+  (SELECT json_agg(b.band ->> 'letter' ORDER BY b.n)::text
+     FROM jsonb_array_elements(setup::jsonb -> 'scheme' -> 'bands') WITH ORDINALITY AS b(band, n)),
+  '[]');
+`;
+
 /** Version -> the SQL that brings a PostgreSQL store from the version before to it (same numbers as MIGRATIONS). */
 export const POSTGRES_MIGRATIONS: Readonly<Record<number, string>> = Object.freeze({
   1: VERSION_1,
@@ -434,4 +443,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<number, string>> = Object.free
   3: VERSION_3,
   4: VERSION_4,
   5: VERSION_5,
+  6: VERSION_6,
 });

@@ -362,6 +362,19 @@ CREATE TABLE course_sync_marks (
 );
 `,
   },
+  // #19: a final-grade write checks its letter against the scheme's letters alone.
+  {
+    version: 6,
+    name: "the scheme's letters beside the gradebook setup",
+    // The letters, in the scheme's order, as a JSON array: written with every setup by the
+    // table's one description (tables.ts GRADEBOOK_SETUPS), taken here from the setups
+    // already stored. A final-grade PUT read them out of the whole setup document before
+    // (json_extract over about 1.2 KB, then a parse of the bands in JavaScript).
+    sqlite: `
+ALTER TABLE gradebook_setups ADD COLUMN letters TEXT;
+UPDATE gradebook_setups SET letters = (SELECT json_group_array(json_extract(b.value, '$.letter')) FROM json_each(setup, '$.scheme.bands') b);
+`,
+  },
 ];
 
 export const MIGRATIONS: readonly { version: number; name: string; sqlite: string; postgres: string }[] = SQLITE_MIGRATIONS.map((m) => {

@@ -136,6 +136,8 @@ export interface GradebookSetupsTable {
   /** JSON: the whole setup document. */
   setup: string;
   version: number;
+  /** JSON: the scheme's letters in its order (migration 6; null only in a row no setup write has touched since). */
+  letters: string | null;
 }
 
 export interface FinalGradesTable {

@@ -315,8 +315,9 @@ export const SUBMISSIONS = table<SubmissionValue>({
 export const GRADEBOOK_SETUPS = table<GradebookSetupValue>({
   name: 'gradebook_setups',
   key: ['course_id'],
-  columns: ['course_id', 'setup', 'version'],
-  toRow: (s) => ({ course_id: s.courseId, setup: JSON.stringify(s), version: s.version }),
+  columns: ['course_id', 'setup', 'version', 'letters'],
+  // letters: the scheme's letters alone, what a final-grade write checks its letter against.
+  toRow: (s) => ({ course_id: s.courseId, setup: JSON.stringify(s), version: s.version, letters: JSON.stringify(s.scheme.bands.map((b) => b.letter)) }),
   fromRow: (r) => json(r.setup, null as unknown as GradebookSetupValue),
 });
 

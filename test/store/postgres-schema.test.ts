@@ -529,3 +529,55 @@ function schemaTypeColumns(): Record<string, { name: string; value: string; null
     properties('Database').map(({ name, type }) => [name, properties(type.getText()).map((c) => ({ name: c.name, ...column(c.type) }))]),
   );
 }
+
+describe('migration 6: the scheme letters beside each stored setup', () => {
+  // Setups as earlier versions stored them: a scheme in its own order, one without bands,
+  // one whose scheme is missing (not a valid setup today, but text the migration must survive).
+  const SETUPS: [string, string][] = [
+    [
+      'c1',
+      JSON.stringify({
+        scheme: {
+          bands: [
+            { letter: 'A', min: 90 },
+            { letter: 'B+', min: 85 },
+            { letter: 'Zoë ☃', min: 0 },
+          ],
+        },
+      }),
+    ],
+    ['c2', JSON.stringify({ scheme: { bands: [] } })],
+    ['c3', JSON.stringify({ title: 'no scheme' })],
+  ];
+  const EXPECTED = { c1: ['A', 'B+', 'Zoë ☃'], c2: [], c3: [] };
+  const before6 = MIGRATIONS.filter((m) => m.version < 6);
+  const insertCourse = "INSERT INTO courses (id, title, created_at, updated_at) VALUES (?, 'C', 't', 't')";
+  const insertSetup = 'INSERT INTO gradebook_setups (course_id, setup, version) VALUES (?, ?, 1)';
+
+  it('SQLite: a version 5 store gets each setup letters in the scheme order', () => {
+    const db = new Database(':memory:');
+    stores.push({ close: () => db.close() });
+    for (const m of before6) db.exec(m.sqlite);
+    for (const [id, setup] of SETUPS) {
+      db.prepare(insertCourse).run(id);
+      db.prepare(insertSetup).run(id, setup);
+    }
+    db.exec(MIGRATIONS.find((m) => m.version === 6)!.sqlite);
+    const rows = db.prepare('SELECT course_id, letters FROM gradebook_setups ORDER BY course_id').all() as { course_id: string; letters: string }[];
+    expect(Object.fromEntries(rows.map((r) => [r.course_id, JSON.parse(r.letters)]))).toEqual(EXPECTED);
+  });
+
+  it('PostgreSQL: the same letters from the same setups', async () => {
+    const name = `${TEMPLATE}_v5`;
+    databases.push(name);
+    const client = await connect(await createDatabase(adminUrl, name));
+    for (const m of before6) await client.query(POSTGRES_MIGRATIONS[m.version]!);
+    for (const [id, setup] of SETUPS) {
+      await client.query(numbered(insertCourse), [id]);
+      await client.query(numbered(insertSetup), [id, setup]);
+    }
+    await client.query(POSTGRES_MIGRATIONS[6]!);
+    const { rows } = await client.query<{ course_id: string; letters: string }>('SELECT course_id, letters FROM gradebook_setups ORDER BY course_id');
+    expect(Object.fromEntries(rows.map((r) => [r.course_id, JSON.parse(r.letters)]))).toEqual(EXPECTED);
+  });
+});
