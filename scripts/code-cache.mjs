@@ -25,7 +25,7 @@ const commands = [
   ['--db', db, 'import', join(root, 'data/demo.json')],
   ['--db', db, '--json', 'courses', 'list'],
   ['--db', db, 'courses', 'list'],
-  ['--db', db, '--json', 'gradebook', 'final', 'set', 'crs_data101', 'usr_s03', '--letter', 'A', '--reason', 'code cache', '--expected-version', '0'],
+  ['--db', db, '--json', 'gradebook', 'final', 'set', '--course', 'crs_data101', '--user', 'usr_s03', '--letter', 'A', '--reason', 'code cache', '--expected-version', '0'],
   ['--db', db, 'gradebook', 'export', 'crs_data101'],
 ];
 try {
