@@ -26,7 +26,19 @@ for (let round = 0; round <= runs; round++) {
   const counted = round > 0;
   const b = timedNode(['-e', '0'], env).ms;
   const r = timedNode([bin, '--db', db, '--json', 'courses', 'list'], env).ms;
-  const setArgs = ['gradebook', 'final', 'set', '--course', COURSE, '--user', STUDENT, '--letter', LETTERS[round % LETTERS.length], '--reason', `bench run ${round}`];
+  const setArgs = [
+    'gradebook',
+    'final',
+    'set',
+    '--course',
+    COURSE,
+    '--user',
+    STUDENT,
+    '--letter',
+    LETTERS[round % LETTERS.length],
+    '--reason',
+    `bench run ${round}`,
+  ];
   const w = timedNode([bin, '--db', db, '--json', ...setArgs, '--expected-version', String(round)], env).ms;
   if (counted) bare.push(b), read.push(r), write.push(w);
 }

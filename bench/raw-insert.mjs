@@ -92,7 +92,11 @@ const tables = {
       s.grade?.releasedAt ?? null,
     ],
   ],
-  gradebookSetups: ['gradebook_setups', 'course_id, setup, version, letters', (g) => [g.courseId, JSON.stringify(g), g.version, JSON.stringify(g.scheme.bands.map((b) => b.letter))]],
+  gradebookSetups: [
+    'gradebook_setups',
+    'course_id, setup, version, letters',
+    (g) => [g.courseId, JSON.stringify(g), g.version, JSON.stringify(g.scheme.bands.map((b) => b.letter))],
+  ],
 };
 
 const start = performance.now();
