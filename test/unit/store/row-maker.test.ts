@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { rowMaker } from '../../../src/store/sqlite-dialect.js';
@@ -28,5 +31,14 @@ break", NULL AS "ü"`;
     } finally {
       db.close();
     }
+  });
+
+  it('makes the same rows where code generation from strings is off (the build, under node --disallow-code-generation-from-strings)', () => {
+    const built = pathToFileURL(join(import.meta.dirname, '../../../dist/store/sqlite-dialect.js')).href;
+    const script = `import { rowMaker } from ${JSON.stringify(built)};
+      const row = rowMaker(['a', 'b', 'a', '__proto__'])([1, 2, 3, 4]);
+      console.log(JSON.stringify({ keys: Object.keys(row), row, proto: Object.getPrototypeOf(row) === Object.prototype }));`;
+    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ keys: ['a', 'b', '__proto__'], row: { a: 3, b: 2, ['__proto__']: 4 }, proto: true });
   });
 });
