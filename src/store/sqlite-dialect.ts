@@ -21,6 +21,8 @@ interface Prepared {
   changes: boolean;
   changesCredentials: boolean;
   toRow: ((values: unknown[]) => Row) | null;
+  /** How many columns toRow was made for. */
+  width: number;
 }
 
 /** The tables authenticating a request reads (Store revisions' `credentials`). */
@@ -40,6 +42,9 @@ const WRITTEN_TABLE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDAT
 const ENDS_OR_UNDOES = /^\s*(COMMIT|END|ROLLBACK|RELEASE)\b/i;
 
 const MAX_CACHED_STATEMENTS = 2000;
+
+/** Statements that change the schema: what the connection prepared before may now answer other columns. */
+const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
 
 /** The connection parts of the SQLite dialect (db.ts adds the rest), and `close` to let go of them. */
 export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revisions' | 'ownChanges'> & { close(): void } {
@@ -88,6 +93,10 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
     revisions: () => {
       const watched = othersNow();
       const mark = watched ? watched.mark() : -1;
+      // Another program committed: if it changed the schema (a newer build migrating the
+      // file), statements prepared here may now answer other columns, so they and their
+      // row makers are made again.
+      if (mark !== last.mark && mark !== -1) connection.forgetIfSchemaChanged();
       // The same counts give back the same objects: between writes (most requests), a
       // request's revisions are the very strings the read cache keeps its entries under,
       // which compare at once, instead of new text compared character by character.
@@ -263,8 +272,9 @@ class CachedSqliteConnection implements StoreConnection {
       const statement = this.db.prepare(sql);
       const writes = !statement.readonly;
       const changesCredentials = writes && !TRANSACTION_CONTROL.test(sql) && this.#mayWriteCredentials(sql);
-      const toRow = statement.reader ? this.#rowMakerFor(statement.raw(true).columns()) : null;
-      prepared = { statement, changes: writes || ENDS_OR_UNDOES.test(sql), changesCredentials, toRow };
+      const columns = statement.reader ? statement.raw(true).columns() : [];
+      const toRow = statement.reader ? this.#rowMakerFor(columns) : null;
+      prepared = { statement, changes: writes || ENDS_OR_UNDOES.test(sql), changesCredentials, toRow, width: columns.length };
       this.#statements.set(sql, prepared);
     }
     if (prepared.changes) this.changeCount++;
@@ -286,14 +296,46 @@ class CachedSqliteConnection implements StoreConnection {
       // A reader may write too (INSERT ... RETURNING): #ran looks at what it may change.
       if (prepared.toRow) {
         const values = statement.all(parameters) as unknown[][];
+        // SQLite prepares a statement again by itself when the schema changed under it, so
+        // its columns may no longer be those its row maker was made for: made again then.
+        if (values.length > 0 && values[0]!.length !== prepared.width) this.#remake(prepared);
         const rows: Row[] = new Array(values.length);
         for (let i = 0; i < values.length; i++) rows[i] = prepared.toRow(values[i]!);
         return { rows, changes: 0 };
       }
-      return { rows: [], changes: statement.run(parameters).changes };
+      const { changes } = statement.run(parameters);
+      // This connection changed the schema itself: what it prepared is made again on use.
+      if (SCHEMA_CHANGE.test(sql)) this.clear();
+      return { rows: [], changes };
     } finally {
       this.#ran(prepared);
     }
+  }
+
+  #remake(prepared: Prepared): void {
+    const columns = prepared.statement.columns();
+    prepared.toRow = this.#rowMakerFor(columns);
+    prepared.width = columns.length;
+  }
+
+  /** The schema's version when the statements were prepared (PRAGMA schema_version), read when first needed. */
+  #schemaVersion: number | null = null;
+
+  #readSchemaVersion(): number {
+    return this.db.pragma('schema_version', { simple: true }) as number;
+  }
+
+  /** After another program's commit: forget the prepared statements if it changed the schema. */
+  forgetIfSchemaChanged(): void {
+    const now = this.#readSchemaVersion();
+    if (this.#schemaVersion !== null && now !== this.#schemaVersion) {
+      this.clear();
+      // A statement prepared now would be compiled against the schema this connection
+      // read last (SQLite reloads it only when a statement runs): reading sqlite_master
+      // reloads it, so the columns the next statements report are the new ones.
+      this.db.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
+    }
+    this.#schemaVersion = now;
   }
 
   runEach(sql: string, paramLists: readonly (readonly unknown[])[]): number {

@@ -42,3 +42,35 @@ break", NULL AS "ü"`;
     expect(JSON.parse(out)).toEqual({ keys: ['a', 'b', '__proto__'], row: { a: 3, b: 2, ['__proto__']: 4 }, proto: true });
   });
 });
+
+describe('rows after the schema changed under a prepared statement', () => {
+  it('a column this connection added shows in the next read; one another program added, after its commit is seen', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { openSqlite } = await import('../../../src/store/db.js');
+    const dir = mkdtempSync(join(tmpdir(), 'cb-rowmaker-'));
+    const path = join(dir, 'x.db');
+    const store = openSqlite(path);
+    const other = openSqlite(path);
+    try {
+      await store.run('CREATE TABLE t (a TEXT, b TEXT)');
+      await store.run("INSERT INTO t VALUES ('1', '2')");
+      expect(await store.get('SELECT * FROM t')).toEqual({ a: '1', b: '2' });
+      await store.run("ALTER TABLE t ADD COLUMN c TEXT DEFAULT '3'");
+      expect(await store.get('SELECT * FROM t')).toEqual({ a: '1', b: '2', c: '3' });
+      // Another program rebuilds the table with its columns in another order (same count).
+      store.revisions();
+      await other.run('CREATE TABLE t2 (c TEXT, b TEXT, a TEXT)');
+      await other.run('INSERT INTO t2 SELECT c, b, a FROM t');
+      await other.run('DROP TABLE t');
+      await other.run('ALTER TABLE t2 RENAME TO t');
+      store.revisions(); // as serve does at each request: sees the commit, and the new schema
+      expect(await store.get('SELECT * FROM t')).toEqual({ c: '3', b: '2', a: '1' });
+      expect(Object.keys((await store.get('SELECT * FROM t')) as object)).toEqual(['c', 'b', 'a']);
+    } finally {
+      await store.close();
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
