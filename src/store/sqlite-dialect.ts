@@ -23,6 +23,8 @@ interface Prepared {
   toRow: ((values: unknown[]) => Row) | null;
   /** How many columns toRow was made for. */
   width: number;
+  /** A CREATE, ALTER or DROP: once run, what the connection prepared may answer other columns. */
+  changesSchema: boolean;
 }
 
 /** The tables authenticating a request reads (Store revisions' `credentials`). */
@@ -274,7 +276,14 @@ class CachedSqliteConnection implements StoreConnection {
       const changesCredentials = writes && !TRANSACTION_CONTROL.test(sql) && this.#mayWriteCredentials(sql);
       const columns = statement.reader ? statement.raw(true).columns() : [];
       const toRow = statement.reader ? this.#rowMakerFor(columns) : null;
-      prepared = { statement, changes: writes || ENDS_OR_UNDOES.test(sql), changesCredentials, toRow, width: columns.length };
+      prepared = {
+        statement,
+        changes: writes || ENDS_OR_UNDOES.test(sql),
+        changesCredentials,
+        toRow,
+        width: columns.length,
+        changesSchema: SCHEMA_CHANGE.test(sql),
+      };
       this.#statements.set(sql, prepared);
     }
     if (prepared.changes) this.changeCount++;
@@ -305,7 +314,7 @@ class CachedSqliteConnection implements StoreConnection {
       }
       const { changes } = statement.run(parameters);
       // This connection changed the schema itself: what it prepared is made again on use.
-      if (SCHEMA_CHANGE.test(sql)) this.clear();
+      if (prepared.changesSchema) this.clear();
       return { rows: [], changes };
     } finally {
       this.#ran(prepared);
@@ -318,7 +327,7 @@ class CachedSqliteConnection implements StoreConnection {
     prepared.width = columns.length;
   }
 
-  /** The schema's version when the statements were prepared (PRAGMA schema_version), read when first needed. */
+  /** PRAGMA schema_version when forgetIfSchemaChanged last read it (null before its first look). */
   #schemaVersion: number | null = null;
 
   #readSchemaVersion(): number {
