@@ -155,11 +155,16 @@ function accessMiddleware(policy: Policy, keptStatus: 200 | 201 | null): Middlew
       c.set('granted', { caller });
     } else {
       const id = via ? c.req.param(via) : undefined;
-      // A decision depends on the store, the caller and the id alone; refusals are not kept.
-      const decision = await reads.remember(['grant', policyKey, id ?? '', who], async () => {
-        const { caller: _, ...rest } = await authorize(deps.store, caller, policy, id);
-        return rest;
-      });
+      // A decision depends on the caller, the id and what the store's access revision covers
+      // alone (Store.revisions); refusals are not kept.
+      const decision = await reads.remember(
+        ['grant', policyKey, id ?? '', who],
+        async () => {
+          const { caller: _, ...rest } = await authorize(deps.store, caller, policy, id);
+          return rest;
+        },
+        { scope: 'access' },
+      );
       c.set('granted', { caller, ...decision });
     }
     if (keptStatus !== null) {

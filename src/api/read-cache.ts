@@ -13,7 +13,11 @@
  * narrower revision of the credentials (Store.revisions): a write that cannot change a
  * token or a user (a grade, a course) leaves them kept, so a burst of writes does not look
  * the same credential up for every request; revoking a token, or any write the store cannot
- * tell apart from one, moves it, and the very next request reads the token again. Where
+ * tell apart from one, moves it, and the very next request reads the token again. An
+ * access decision is kept the same way under the access revision (what a decision reads:
+ * courses and their content, submissions, enrollments, certificates, reporting lines,
+ * templates, tokens and users), so a stream of final-grade writes does not decide each
+ * request's access again; a write of any of those moves it. Where
  * the store has no cheap revision (PostgreSQL) or outside serve (a CLI call is one
  * request), nothing is kept and every read goes to the store, as before.
  */
@@ -98,8 +102,8 @@ class Generation {
 
 /**
  * What requests may be served instead of reading, one generation per revision scope: the
- * credentials (kept until a token or user may have changed) and everything else (kept
- * until anything may have). Each generation is bounded by the limits on its own.
+ * credentials (kept until a token or user may have changed), access decisions (until what
+ * access reads may have) and everything else (kept until anything may have). Each generation is bounded by the limits on its own.
  */
 export class ReadCache {
   readonly #generations: Record<RevisionScope, Generation>;
@@ -107,7 +111,7 @@ export class ReadCache {
   #misses = 0;
 
   constructor(readonly limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS) {
-    this.#generations = { all: new Generation(limits), credentials: new Generation(limits) };
+    this.#generations = { all: new Generation(limits), credentials: new Generation(limits), access: new Generation(limits) };
   }
 
   /** The value kept under key at this revision of the scope, wrapped (a kept value may be null), or undefined. */
@@ -133,9 +137,9 @@ export class ReadCache {
 
   /** How it has done, for tests and the benchmark: values served, values read from the store, and what it holds. */
   stats(): { hits: number; misses: number; entries: number; chars: number } {
-    const all = this.#generations.all.size;
-    const credentials = this.#generations.credentials.size;
-    return { hits: this.#hits, misses: this.#misses, entries: all.entries + credentials.entries, chars: all.chars + credentials.chars };
+    const sizes = Object.values(this.#generations).map((generation) => generation.size);
+    const sum = (field: 'entries' | 'chars') => sizes.reduce((total, size) => total + size[field], 0);
+    return { hits: this.#hits, misses: this.#misses, entries: sum('entries'), chars: sum('chars') };
   }
 }
 
@@ -157,7 +161,8 @@ export interface RememberOptions<T> {
   chars?: (value: T) => number;
   /**
    * What the value is read from (default `all`): `credentials` for a token's or a user's row
-   * alone, which is then kept across writes that cannot change either (Store.revisions).
+   * alone, which is then kept across writes that cannot change either, `access` for an
+   * access decision (Store.revisions).
    */
   scope?: RevisionScope;
 }
@@ -170,7 +175,7 @@ export function readsAt(store: Store, cache: ReadCache | null | undefined): Read
   if (!cache) return directReads;
   const revisions = store.revisions();
   if (revisions === null) return directReads;
-  const ownChanges = { all: store.ownChanges('all'), credentials: store.ownChanges('credentials') };
+  const ownChanges = { all: store.ownChanges('all'), credentials: store.ownChanges('credentials'), access: store.ownChanges('access') };
   return {
     kept: (key) => cache.get(revisions.all, key),
     async remember<T>(key: CacheKey, load: () => Promise<T>, options: RememberOptions<T> = {}): Promise<T> {

@@ -92,13 +92,18 @@ export interface Store {
  * What a revision covers. `all`: anything a read may answer. `credentials`: API tokens and
  * users alone (what authenticating a request reads), which moves only with statements that
  * may change them, so a grade written does not make the next request look its token up again.
+ * `access`: what an access decision reads (courses and their content, submissions,
+ * enrollments, certificates, reporting lines, templates, tokens and users), which a
+ * final-grade write or a gradebook cell does not move, so a stream of grade writes does not
+ * make each request decide its access again.
  */
-export type RevisionScope = 'all' | 'credentials';
+export type RevisionScope = 'all' | 'credentials' | 'access';
 
-/** Both revisions, taken at once (one look at other connections' commits). */
+/** The revisions, taken at once (one look at other connections' commits). */
 export interface Revisions {
   readonly all: string;
   readonly credentials: string;
+  readonly access: string;
 }
 
 export interface OpenOptions {

@@ -20,6 +20,7 @@ interface Prepared {
   statement: Statement;
   changes: boolean;
   changesCredentials: boolean;
+  changesAccess: boolean;
   toRow: ((values: unknown[]) => Row) | null;
   /** How many columns toRow was made for. */
   width: number;
@@ -29,6 +30,26 @@ interface Prepared {
 
 /** The tables authenticating a request reads (Store revisions' `credentials`). */
 const CREDENTIAL_TABLES = ['tokens', 'users'];
+
+/**
+ * The tables an access decision reads (Store revisions' `access`; api/access.ts and
+ * store/scope.ts): the caller (tokens, users: an admin flag is part of a decision), the
+ * course a resource belongs to and whether students see it, enrollments, submissions'
+ * owners, certificates, reporting lines and templates' owners.
+ */
+const ACCESS_TABLES = [
+  ...CREDENTIAL_TABLES,
+  'courses',
+  'modules',
+  'lessons',
+  'assignments',
+  'blocks',
+  'submissions',
+  'enrollments',
+  'certificates',
+  'reporting_lines',
+  'templates',
+];
 
 /** Statements that begin, end or mark a transaction: they change no row (BEGIN IMMEDIATE counts as a write to SQLite, for its lock). */
 const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK|RELEASE|SAVEPOINT)\b/i;
@@ -60,7 +81,7 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
     return others;
   };
   const connection = new CachedSqliteConnection(db, () => others?.afterOwnCommit());
-  let last = { changes: -1, credentialChanges: -1, mark: -1, revisions: { all: '', credentials: '' } };
+  let last = { changes: -1, credentialChanges: -1, accessChanges: -1, mark: -1, revisions: { all: '', credentials: '', access: '' } };
   const queue = new ConnectionQueue();
   return {
     hold: async (fn) => {
@@ -102,18 +123,29 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
       // The same counts give back the same objects: between writes (most requests), a
       // request's revisions are the very strings the read cache keeps its entries under,
       // which compare at once, instead of new text compared character by character.
-      if (connection.changeCount !== last.changes || connection.credentialChangeCount !== last.credentialChanges || mark !== last.mark) {
+      if (
+        connection.changeCount !== last.changes ||
+        connection.credentialChangeCount !== last.credentialChanges ||
+        connection.accessChangeCount !== last.accessChanges ||
+        mark !== last.mark
+      ) {
         const others = mark === -1 ? '' : `:${mark}`;
         last = {
           changes: connection.changeCount,
           credentialChanges: connection.credentialChangeCount,
+          accessChanges: connection.accessChangeCount,
           mark,
-          revisions: { all: `${connection.changeCount}${others}`, credentials: `${connection.credentialChangeCount}${others}` },
+          revisions: {
+            all: `${connection.changeCount}${others}`,
+            credentials: `${connection.credentialChangeCount}${others}`,
+            access: `${connection.accessChangeCount}${others}`,
+          },
         };
       }
       return last.revisions;
     },
-    ownChanges: (scope: RevisionScope) => (scope === 'credentials' ? connection.credentialChangeCount : connection.changeCount),
+    ownChanges: (scope: RevisionScope) =>
+      scope === 'credentials' ? connection.credentialChangeCount : scope === 'access' ? connection.accessChangeCount : connection.changeCount,
     close: () => {
       connection.clear();
       others?.close();
@@ -255,9 +287,12 @@ class CachedSqliteConnection implements StoreConnection {
    * while it ran can be kept under a mark from before its statements.
    */
   credentialChangeCount = 0;
+  /** The same for statements that may change what an access decision reads (ACCESS_TABLES). */
+  accessChangeCount = 0;
 
-  /** credentialWriters, read from the schema when a changing statement is first prepared. */
+  /** The writers of the credential and access tables (writersOf), read from the schema when a changing statement is first prepared. */
   #credentialWriters: ReadonlySet<string> | null = null;
+  #accessWriters: ReadonlySet<string> | null = null;
 
   constructor(
     readonly db: Database.Database,
@@ -273,13 +308,16 @@ class CachedSqliteConnection implements StoreConnection {
       if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
       const statement = this.db.prepare(sql);
       const writes = !statement.readonly;
-      const changesCredentials = writes && !TRANSACTION_CONTROL.test(sql) && this.#mayWriteCredentials(sql);
+      const rowWrite = writes && !TRANSACTION_CONTROL.test(sql);
+      const changesCredentials = rowWrite && this.#mayWrite(sql, 'credentials');
+      const changesAccess = rowWrite && this.#mayWrite(sql, 'access');
       const columns = statement.reader ? statement.raw(true).columns() : [];
       const toRow = statement.reader ? this.#rowMakerFor(columns) : null;
       prepared = {
         statement,
         changes: writes || ENDS_OR_UNDOES.test(sql),
         changesCredentials,
+        changesAccess,
         toRow,
         width: columns.length,
         changesSchema: SCHEMA_CHANGE.test(sql),
@@ -288,6 +326,7 @@ class CachedSqliteConnection implements StoreConnection {
     }
     if (prepared.changes) this.changeCount++;
     if (prepared.changesCredentials) this.credentialChangeCount++;
+    if (prepared.changesAccess) this.accessChangeCount++;
     return prepared;
   }
 
@@ -378,12 +417,16 @@ class CachedSqliteConnection implements StoreConnection {
     return maker;
   }
 
-  /** A changing statement may change a credential unless it is a plain write of a table that cannot reach one. */
-  #mayWriteCredentials(sql: string): boolean {
+  /** A changing statement may change the scope's tables unless it is a plain write of a table that cannot reach one. */
+  #mayWrite(sql: string, scope: 'credentials' | 'access'): boolean {
     const table = WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase();
     if (table === undefined) return true;
-    this.#credentialWriters ??= credentialWriters(this.db);
-    return this.#credentialWriters.has(table);
+    if (scope === 'credentials') {
+      this.#credentialWriters ??= credentialWriters(this.db);
+      return this.#credentialWriters.has(table);
+    }
+    this.#accessWriters ??= accessWriters(this.db);
+    return this.#accessWriters.has(table);
   }
 }
 
@@ -428,7 +471,16 @@ export function rowMaker(names: readonly string[]): (values: unknown[]) => Row {
  * widens it by itself.
  */
 export function credentialWriters(db: Database.Database): Set<string> {
-  const writers = new Set(CREDENTIAL_TABLES);
+  return writersOf(db, CREDENTIAL_TABLES);
+}
+
+/** The tables whose writes may change what an access decision reads: ACCESS_TABLES widened as credentialWriters widens its own. */
+export function accessWriters(db: Database.Database): Set<string> {
+  return writersOf(db, ACCESS_TABLES);
+}
+
+function writersOf(db: Database.Database, tables: readonly string[]): Set<string> {
+  const writers = new Set(tables);
   const triggers = db.prepare('SELECT tbl_name AS "table", sql FROM sqlite_master WHERE type = \'trigger\'').all() as { table: string; sql: string }[];
   const references = db.prepare('SELECT "table", on_update AS onUpdate, on_delete AS onDelete FROM pragma_foreign_key_list(?)');
   const names = (sql: string) => [...writers].some((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql));

@@ -129,6 +129,61 @@ describe('the read cache', () => {
     expect((await svc.call('GET', '/courses/c1', undefined, 'stu1')).status).toBe(404);
   });
 
+  it.runIf(onSqlite)('keeps an access decision across grade writes, and decides again after a write that can change it', async () => {
+    const svc = await service();
+    const history = () => svc.call('GET', '/courses/c1/gradebook/students/stu1/final/history', undefined, 'inst');
+    const override = (expectedVersion: number) =>
+      svc.call('PUT', '/courses/c1/gradebook/students/stu1/final', { reason: 'Agreed', expectedVersion, percent: 91 }, 'inst');
+    expect((await history()).status).toBe(200);
+    expect((await override(0)).status).toBe(200);
+    const cache = svc.deps.readCache!;
+    const before = cache.stats();
+    expect((await history()).status).toBe(200);
+    const after = cache.stats();
+    // The caller and the access decision served across the grade write; the answer read again.
+    expect([after.hits - before.hits, after.misses - before.misses]).toEqual([2, 1]);
+    // A write of what access reads (the instructor now a reviewer): decided again at once.
+    await svc.store.run("UPDATE enrollments SET role = 'reviewer' WHERE course_id = 'c1' AND user_id = 'inst'");
+    expect((await override(1)).status).toBe(403);
+  });
+
+  it.runIf(onSqlite)('the access revision moves with a write of every table access reads, and not with a grade write', async () => {
+    const svc = await service();
+    const access = () => svc.store.revisions()!.access;
+    const moves = async (sql: string) => {
+      const before = access();
+      await svc.store.run(sql);
+      return access() !== before;
+    };
+    expect(
+      await moves("INSERT INTO final_grades (course_id, student_id, reason, version, updated_by, updated_at) VALUES ('c1', 'stu1', 'r', 1, 'inst', 't')"),
+    ).toBe(false);
+    expect(await moves("INSERT INTO final_grade_history (course_id, student_id, version, reason, by, at) VALUES ('c1', 'stu1', 1, 'r', 'inst', 't')")).toBe(
+      false,
+    );
+    expect(await moves('DELETE FROM grade_cells')).toBe(false);
+    for (const table of [
+      'tokens',
+      'users',
+      'courses',
+      'modules',
+      'lessons',
+      'assignments',
+      'blocks',
+      'submissions',
+      'enrollments',
+      'certificates',
+      'reporting_lines',
+      'templates',
+    ]) {
+      expect({ table, moved: await moves(`DELETE FROM ${table} WHERE 0`) }).toEqual({ table, moved: true });
+    }
+    // A setup write reaches courses through its trigger (the content revision): it moves too.
+    expect(await moves("UPDATE gradebook_setups SET setup = setup WHERE course_id = 'c1'")).toBe(true);
+    // A statement the store cannot tell (not a plain write of one table) moves every revision.
+    expect(await moves("WITH x AS (SELECT 1) UPDATE final_grades SET reason = 'r' WHERE 0")).toBe(true);
+  });
+
   it('an answer made with the clock is never kept', async () => {
     const svc = await service();
     const first = await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1');
