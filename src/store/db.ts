@@ -79,6 +79,14 @@ export interface Store {
    */
   revisions(): Revisions | null;
   /**
+   * While the store's one connection is taken (SQLite: a group of transactions running or
+   * committing, or statements queued behind one), a promise that settles once everything
+   * holding or waiting for it now has finished; null when it is free. Always null on
+   * PostgreSQL, whose pool runs transactions side by side, and on a transaction's handle.
+   * serve's write requests wait on it before they start (api/define.ts: admission).
+   */
+  busy(): Promise<void> | null;
+  /**
    * How many statements that may change data this process has run on the store (`all`), or
    * that may change the credentials (`credentials`). Whether it moved since a revision was
    * taken says, for free, whether this process wrote since: other connections' commits need
@@ -235,6 +243,8 @@ export interface DialectParts {
   snapshot?: () => Uint8Array;
   /** Store.revisions outside transactions; absent where the dialect has none. */
   revisions?: () => Revisions;
+  /** Store.busy; absent where the dialect does not serve its transactions one at a time. */
+  busy?: () => Promise<void> | null;
   /** Store.ownChanges; absent where the dialect has no revision. */
   ownChanges?: (scope: RevisionScope) => number;
   close(): Promise<void>;
@@ -288,6 +298,7 @@ export function storeOver(parts: DialectParts, options: { checkTransactions?: bo
     const handle: Store = {
       ...described,
       revisions: () => null,
+      busy: () => null,
       ...statements((sql, params) => conn.query(sql, params), conn),
       tx: (fn) => fn(handle),
       async rehearse(fn) {
@@ -330,6 +341,7 @@ export function storeOver(parts: DialectParts, options: { checkTransactions?: bo
   return {
     ...described,
     revisions: () => (parts.revisions ? parts.revisions() : null),
+    busy: () => (parts.busy ? parts.busy() : null),
     ...statements((sql, params) => {
       refuseFromInside('A statement');
       return parts.query(sql, params);

@@ -70,7 +70,9 @@ const MAX_CACHED_STATEMENTS = 2000;
 const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
 
 /** The connection parts of the SQLite dialect (db.ts adds the rest), and `close` to let go of them. */
-export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revisions' | 'ownChanges'> & { close(): void } {
+export function sqliteConnections(
+  db: Database.Database,
+): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revisions' | 'busy' | 'ownChanges'> & { close(): void } {
   // A file may be changed by other connections (other processes, other stores on the same
   // file). An in-memory database is this connection's alone, so its own count of changes is
   // the whole revision. Looked at from the first revision taken on (serve's first request):
@@ -113,6 +115,7 @@ export function sqliteConnections(db: Database.Database): Pick<DialectParts, 'ho
         queue.release();
       }
     },
+    busy: () => queue.idle(),
     revisions: () => {
       const watched = othersNow();
       const mark = watched ? watched.mark() : -1;
@@ -251,6 +254,11 @@ class ConnectionQueue {
   /** Whether a transaction or a queued statement holds the connection, or waits for it. */
   get held(): boolean {
     return this.#waiting > 0;
+  }
+
+  /** Null when free; else settles once the last holder or waiter queued so far has released (no turn taken). */
+  idle(): Promise<void> | null {
+    return this.#waiting > 0 ? this.#tail : null;
   }
 
   async acquire(): Promise<void> {
