@@ -212,6 +212,13 @@ export interface StatementResult {
 /** A connection a transaction holds: statements with the dialect's own placeholders. */
 export interface StoreConnection {
   query(sql: string, params: readonly unknown[]): Promise<StatementResult>;
+  /**
+   * SQLite: how many statements that may change rows have completed on the connection, and
+   * whether a transaction is open on it. Group commit needs both (group-commit.ts); absent
+   * on PostgreSQL, whose transactions are not grouped.
+   */
+  writesDone?(): number;
+  inTransaction?(): boolean;
 }
 
 /** What the store needs of a dialect (sqlite-dialect.ts; postgres.ts over Kysely). */

@@ -10,14 +10,22 @@
  *
  * What each transaction still gets, as alone:
  * - It runs by itself: members run one after another, never interleaved.
- * - It is atomic: a member that fails is rolled back to its savepoint (the first member,
- *   alone in the transaction so far, with the whole transaction), and only its own writes
- *   are taken back. The others keep theirs; those still waiting start a new group.
+ * - It is atomic, without a savepoint of its own. A member that fails having changed
+ *   nothing (its checks refused, or its one write was refused: SQLite takes back a failed
+ *   statement) leaves nothing to take back, and the group goes on. A member that fails
+ *   after a write completed can only be taken back with the whole transaction: the group is
+ *   rolled back, the member fails with its error, and every other member, those that ran
+ *   before it and those still waiting, starts again in a new group. That is safe because a
+ *   transaction's function does nothing but store calls and pure work (the Store's rule; on
+ *   PostgreSQL any transaction may run again). Failures after a write are rare (the rules
+ *   check before they write), while a savepoint and its release for every member cost a
+ *   final-grade PUT 5% of its instructions (SQLite also copies each page a member first
+ *   changes into its statement journal).
  * - It is answered only once it is durable: every member's promise settles after the
  *   group's COMMIT, successes and failures alike (a failure may rest on what an earlier
- *   member wrote). If the COMMIT fails, or SQLite itself rolls the whole transaction back
- *   (a full disk, an I/O error), nothing of the group is stored: every member that ran
- *   fails with that error, and those whose turn had not come start again in a new group.
+ *   member wrote). If SQLite itself rolls the whole transaction back under a member (a full
+ *   disk, an I/O error), the members start again in a new group as above. If the COMMIT
+ *   fails, nothing of the group is stored and every member that ran fails with that error.
  *
  * The group closes at the first turn of the event loop with no member running or waiting
  * (so the requests that arrived in one read of the sockets share it), or at
@@ -25,6 +33,9 @@
  * any transaction.
  */
 import type { StoreConnection } from './db.js';
+
+/** The connection a group runs on: one that says what it wrote and whether its transaction is open (SQLite's). */
+type GroupConnection = StoreConnection & Required<Pick<StoreConnection, 'writesDone' | 'inTransaction'>>;
 
 /** The most transactions one COMMIT covers: a bound on how long readers wait behind a group. */
 export const MAX_GROUP_MEMBERS = 64;
@@ -39,7 +50,7 @@ export interface GroupCommitParts {
 }
 
 interface Group {
-  conn: StoreConnection;
+  conn: GroupConnection;
   /** Members that joined, and those not yet finished (running or waiting for their turn). */
   joined: number;
   unfinished: number;
@@ -47,19 +58,29 @@ interface Group {
   turn: Promise<void>;
   /** Once set, no member may join: the group is committing or has ended. */
   closed: boolean;
-  /** Why the whole group failed (its transaction is gone), once it did. */
-  broken: { err: unknown } | null;
+  /**
+   * Why the whole group failed (its transaction is gone), once it did. `again`: a member
+   * broke it (a failure after a write, or SQLite rolled the transaction back under it), so
+   * the other members run again in a new group; otherwise (the COMMIT failed) they fail.
+   */
+  broken: { err: unknown; again: boolean } | null;
   commitScheduled: boolean;
   /** Settles once the group has committed (or failed); the connection is free after. */
   outcome: Promise<void>;
   settle(failure: { err: unknown } | null): void;
 }
 
+/** A group's connection must say what it wrote (SQLite's does). */
+function assertGroupConnection(conn: StoreConnection): asserts conn is GroupConnection {
+  if (!conn.writesDone || !conn.inTransaction) throw new Error('group commit needs a connection that counts its writes (writesDone, inTransaction)');
+}
+
 /**
- * A member's end: its value, its failure (its own, or the group's when the group failed), or
- * `rejoin` when the group broke before the member's turn: it ran nothing, so it starts again.
+ * A member's end: its value, its failure (its own, or the COMMIT's), or `rejoin` when
+ * another member broke the group: what this one did, if anything, went with the group, so
+ * it starts again. `brokeGroup` marks the member whose failure broke it.
  */
-type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown } | { rejoin: true };
+type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown; brokeGroup?: boolean } | { rejoin: true };
 
 /** One transaction's work, given the connection its statements go to. */
 type Work<T> = (conn: StoreConnection) => Promise<T>;
@@ -74,6 +95,7 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?:
     new Promise<Group>((resolve, reject) => {
       parts
         .hold(async (conn) => {
+          assertGroupConnection(conn);
           await conn.query(parts.begin, []);
           let settle!: Group['settle'];
           const outcome = new Promise<void>((done, fail) => {
@@ -140,46 +162,28 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?:
   };
 
   /**
-   * One member's work: fn in a savepoint, released or rolled back. The first member needs
-   * none: the transaction holds nothing else, so its failure rolls the whole transaction
-   * back. That spares a lone transaction (a CLI write, an import) SQLite's savepoint
-   * journal, which cost a large import 15% of its time.
+   * One member's work, with no savepoint (see the file's comment): a failure that changed
+   * nothing costs the group nothing; one after a completed write, or one under which SQLite
+   * rolled the whole transaction back, breaks the group, and the other members run again.
    */
-  const runMember = async <T>(group: Group, fn: Work<T>, first: boolean): Promise<Outcome<T>> => {
+  const runMember = async <T>(group: Group, fn: Work<T>): Promise<Outcome<T>> => {
     if (group.broken) return { rejoin: true };
-    if (!first) await group.conn.query('SAVEPOINT member', []);
+    const writesBefore = group.conn.writesDone();
     try {
-      const value = await fn(group.conn);
-      if (!first) await group.conn.query('RELEASE member', []);
-      return { ok: true, value };
+      return { ok: true, value: await fn(group.conn) };
     } catch (err) {
-      // The first member's writes are the transaction's only ones: it is rolled back whole
-      // when the group ends, and members waiting their turn start again in a new group. A
-      // later member whose savepoint is gone found the whole transaction rolled back by
-      // SQLite (a full disk, an I/O error): earlier members' writes went with it, so the
-      // whole group fails. Either way no one else joins the group.
-      if (first || !(await rolledBackToSavepoint(group.conn))) {
-        group.broken = { err };
+      if (!group.conn.inTransaction() || group.conn.writesDone() !== writesBefore) {
+        group.broken = { err, again: true };
         group.closed = true;
+        return { ok: false, err, brokeGroup: true };
       }
       return { ok: false, err };
     }
   };
 
-  /** Take back a member's writes; false when its savepoint is gone (the transaction with it). */
-  const rolledBackToSavepoint = async (conn: StoreConnection): Promise<boolean> => {
-    try {
-      await conn.query('ROLLBACK TO member', []);
-      await conn.query('RELEASE member', []);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
   const member = async <T>(group: Group, fn: Work<T>): Promise<Outcome<T>> => {
     // Members run in the order they joined: the first to join is the first to run.
-    const first = group.joined++ === 0;
+    group.joined++;
     group.unfinished++;
     if (group.joined >= MAX_GROUP_MEMBERS) group.closed = true;
     const before = group.turn;
@@ -190,7 +194,7 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?:
     await before;
     let outcome: Outcome<T>;
     try {
-      outcome = await runMember(group, fn, first);
+      outcome = await runMember(group, fn);
     } finally {
       group.unfinished--;
       done();
@@ -204,6 +208,9 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?:
     try {
       await group.outcome;
     } catch (err) {
+      // Another member broke the group: what this one wrote or read went with it, so it
+      // runs again (a failure of its own included: it may rest on what is now undone).
+      if (group.broken?.again) return !outcome.ok && outcome.brokeGroup ? outcome : { rejoin: true };
       return { ok: false, err };
     }
     return outcome;

@@ -21,6 +21,8 @@ interface Prepared {
   changes: boolean;
   changesCredentials: boolean;
   changesAccess: boolean;
+  /** It may change rows (a write that is not BEGIN, COMMIT, SAVEPOINT and the like): counted in writesDone once it completes. */
+  rowWrite: boolean;
   toRow: ((values: unknown[]) => Row) | null;
   /** How many columns toRow was made for. */
   width: number;
@@ -297,6 +299,21 @@ class CachedSqliteConnection implements StoreConnection {
   credentialChangeCount = 0;
   /** The same for statements that may change what an access decision reads (ACCESS_TABLES). */
   accessChangeCount = 0;
+  /**
+   * How many statements that may change rows have completed (a failed one is not counted:
+   * SQLite takes back whatever a failed statement did). Group commit (group-commit.ts)
+   * compares it before and after a transaction that failed: unchanged, the transaction
+   * left nothing to take back.
+   */
+  #writesDone = 0;
+
+  writesDone(): number {
+    return this.#writesDone;
+  }
+
+  inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
 
   /** The writers of the credential and access tables (writersOf), read from the schema when a changing statement is first prepared. */
   #credentialWriters: ReadonlySet<string> | null = null;
@@ -326,6 +343,7 @@ class CachedSqliteConnection implements StoreConnection {
         changes: writes || ENDS_OR_UNDOES.test(sql),
         changesCredentials,
         changesAccess,
+        rowWrite,
         toRow,
         width: columns.length,
         changesSchema: SCHEMA_CHANGE.test(sql),
@@ -355,11 +373,13 @@ class CachedSqliteConnection implements StoreConnection {
         // SQLite prepares a statement again by itself when the schema changed under it, so
         // its columns may no longer be those its row maker was made for: made again then.
         if (values.length > 0 && values[0]!.length !== prepared.width) this.#remake(prepared);
+        if (prepared.rowWrite) this.#writesDone++;
         const rows: Row[] = new Array(values.length);
         for (let i = 0; i < values.length; i++) rows[i] = prepared.toRow(values[i]!);
         return { rows, changes: 0 };
       }
       const { changes } = statement.run(parameters);
+      if (prepared.rowWrite) this.#writesDone++;
       // This connection changed the schema itself: what it prepared is made again on use.
       if (prepared.changesSchema) this.clear();
       return { rows: [], changes };
@@ -398,7 +418,10 @@ class CachedSqliteConnection implements StoreConnection {
     const prepared = this.#prepare(sql);
     let changes = 0;
     try {
-      for (const parameters of paramLists) changes += prepared.statement.run(parameters as unknown[]).changes;
+      for (const parameters of paramLists) {
+        changes += prepared.statement.run(parameters as unknown[]).changes;
+        if (prepared.rowWrite) this.#writesDone++;
+      }
     } finally {
       this.#ran(prepared);
     }

@@ -130,22 +130,117 @@ describe('group commit (SQLite)', () => {
     expect(committed()).toEqual([4]);
   });
 
-  it('when the whole transaction is rolled back under a member, the members that ran fail and the rest start again', async () => {
+  it('when the whole transaction is rolled back under a member, that member fails and the others run again in a new group', async () => {
     const { store, committed } = await storeAndObserver();
+    const runs = [0, 0, 0];
     const results = await Promise.allSettled([
-      store.tx((tx) => insert(tx, 1)),
       store.tx(async (tx) => {
+        runs[0]!++;
+        await insert(tx, 1);
+      }),
+      store.tx(async (tx) => {
+        runs[1]!++;
         await insert(tx, 2);
-        // What SQLite does on a full disk or an I/O error: the transaction is gone, savepoints and all.
+        // What SQLite does on a full disk or an I/O error: the transaction is gone.
         await tx.run('ROLLBACK');
         throw new Error('disk full');
       }),
-      store.tx((tx) => insert(tx, 3)),
+      store.tx(async (tx) => {
+        runs[2]!++;
+        await insert(tx, 3);
+      }),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
-    expect((results[0] as PromiseRejectedResult).reason.message).toBe('disk full');
-    // The first member's write went with the transaction; the third ran again in a new group.
-    expect(committed()).toEqual([3]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('disk full');
+    // The first member's write went with the transaction, so it ran again; the third's turn
+    // had not come, so it ran once, in the new group.
+    expect(runs).toEqual([2, 1, 1]);
+    expect(committed()).toEqual([1, 3]);
+  });
+
+  it('a member that fails after a completed write is taken back with the group, and the others run again and are stored', async () => {
+    const { store, committed } = await storeAndObserver();
+    const runs = [0, 0, 0];
+    const results = await Promise.allSettled([
+      store.tx(async (tx) => {
+        runs[0]!++;
+        await insert(tx, 1);
+        return 'one';
+      }),
+      store.tx(async (tx) => {
+        runs[1]!++;
+        await insert(tx, 2);
+        await insert(tx, 20);
+        throw new Error('the second changed its mind after writing');
+      }),
+      store.tx(async (tx) => {
+        runs[2]!++;
+        await insert(tx, 3);
+        return 'three';
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseFulfilledResult<string>).value).toBe('one');
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('the second changed its mind after writing');
+    expect(runs).toEqual([2, 1, 1]);
+    expect(committed()).toEqual([1, 3]);
+  });
+
+  it('a member that fails without a completed write costs the others nothing: they run once and are stored', async () => {
+    const { store, committed } = await storeAndObserver();
+    await insert(store, 2);
+    const runs = [0, 0, 0, 0];
+    const results = await Promise.allSettled([
+      store.tx(async (tx) => {
+        runs[0]!++;
+        await insert(tx, 1);
+      }),
+      // Refused by its own check, before writing.
+      store.tx(async (tx) => {
+        runs[1]!++;
+        if ((await tx.get('SELECT 1 AS x FROM t WHERE id = 1')) !== undefined) throw new Error('1 is taken');
+      }),
+      // Its only write is refused by SQLite (the key is taken): the statement left nothing.
+      store.tx(async (tx) => {
+        runs[2]!++;
+        await insert(tx, 2);
+      }),
+      store.tx(async (tx) => {
+        runs[3]!++;
+        await insert(tx, 3);
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('1 is taken');
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE|PRIMARY KEY/);
+    expect(runs).toEqual([1, 1, 1, 1]);
+    expect(committed()).toEqual([1, 2, 3]);
+  });
+
+  it('a failure of its own is answered again from the new group when another member broke the first', async () => {
+    const { store, committed } = await storeAndObserver();
+    const runs = [0, 0, 0];
+    const results = await Promise.allSettled([
+      store.tx(async (tx) => {
+        runs[0]!++;
+        await insert(tx, 1);
+      }),
+      // Fails on what the first wrote: after the group breaks it runs again, and fails again.
+      store.tx(async (tx) => {
+        runs[1]!++;
+        if ((await tx.get('SELECT 1 AS x FROM t WHERE id = 1')) !== undefined) throw new Error('1 is taken');
+      }),
+      store.tx(async (tx) => {
+        runs[2]!++;
+        await insert(tx, 5);
+        throw new Error('breaks the group');
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('1 is taken');
+    expect((results[2] as PromiseRejectedResult).reason.message).toBe('breaks the group');
+    expect(runs).toEqual([2, 2, 1]);
+    expect(committed()).toEqual([1]);
   });
 
   it('reads outside a transaction wait for the group to commit, and then see all of it', async () => {
