@@ -135,8 +135,8 @@ function accessMiddleware(policy: Policy, keptStatus: 200 | 201 | null): Middlew
       // transaction sooner. The writes that waited then go through their checks and their
       // transactions together, and share the next COMMIT with SQLite's code and pages warm,
       // instead of joining the running group one by one between other requests' work
-      // (docs/decisions.md: a final-grade PUT took 85 to 95 µs of CPU without this wait, 74 to
-      // 82 µs with it).
+      // (docs/decisions.md, "Admission of writes": with kept access decisions, a final-grade
+      // PUT took 108 to 120 µs of CPU without this wait, 74 to 79 µs with it).
       const busy = deps.store.busy();
       if (busy) await busy;
     }

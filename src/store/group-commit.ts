@@ -59,11 +59,11 @@ interface Group {
   /** Once set, no member may join: the group is committing or has ended. */
   closed: boolean;
   /**
-   * Why the whole group failed (its transaction is gone), once it did. `again`: a member
-   * broke it (a failure after a write, or SQLite rolled the transaction back under it), so
-   * the other members run again in a new group; otherwise (the COMMIT failed) they fail.
+   * Why a member broke the group (a failure after a write, or SQLite rolled the transaction
+   * back under it), once one did: the other members run again in a new group. A failed
+   * COMMIT is not a break: it fails every member (finish).
    */
-  broken: { err: unknown; again: boolean } | null;
+  broken: { err: unknown } | null;
   commitScheduled: boolean;
   /** Settles once the group has committed (or failed); the connection is free after. */
   outcome: Promise<void>;
@@ -173,7 +173,7 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?:
       return { ok: true, value: await fn(group.conn) };
     } catch (err) {
       if (!group.conn.inTransaction() || group.conn.writesDone() !== writesBefore) {
-        group.broken = { err, again: true };
+        group.broken = { err };
         group.closed = true;
         return { ok: false, err, brokeGroup: true };
       }
@@ -210,7 +210,7 @@ export function groupCommit(parts: GroupCommitParts): <T>(fn: Work<T>, options?:
     } catch (err) {
       // Another member broke the group: what this one wrote or read went with it, so it
       // runs again (a failure of its own included: it may rest on what is now undone).
-      if (group.broken?.again) return !outcome.ok && outcome.brokeGroup ? outcome : { rejoin: true };
+      if (group.broken) return !outcome.ok && outcome.brokeGroup ? outcome : { rejoin: true };
       return { ok: false, err };
     }
     return outcome;

@@ -53,6 +53,9 @@ const ACCESS_TABLES = [
   'templates',
 ];
 
+/** The narrower revision scopes and the tables each covers (before writersOf widens them). */
+const SCOPE_TABLES: Record<'credentials' | 'access', readonly string[]> = { credentials: CREDENTIAL_TABLES, access: ACCESS_TABLES };
+
 /** Statements that begin, end or mark a transaction: they change no row (BEGIN IMMEDIATE counts as a write to SQLite, for its lock). */
 const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK|RELEASE|SAVEPOINT)\b/i;
 
@@ -315,9 +318,8 @@ class CachedSqliteConnection implements StoreConnection {
     return this.db.inTransaction;
   }
 
-  /** The writers of the credential and access tables (writersOf), read from the schema when a changing statement is first prepared. */
-  #credentialWriters: ReadonlySet<string> | null = null;
-  #accessWriters: ReadonlySet<string> | null = null;
+  /** Per scope, the tables whose writes may move it (writersOf), read from the schema when a changing statement is first prepared. */
+  readonly #writers: { credentials?: ReadonlySet<string>; access?: ReadonlySet<string> } = {};
 
   constructor(
     readonly db: Database.Database,
@@ -452,12 +454,8 @@ class CachedSqliteConnection implements StoreConnection {
   #mayWrite(sql: string, scope: 'credentials' | 'access'): boolean {
     const table = WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase();
     if (table === undefined) return true;
-    if (scope === 'credentials') {
-      this.#credentialWriters ??= credentialWriters(this.db);
-      return this.#credentialWriters.has(table);
-    }
-    this.#accessWriters ??= accessWriters(this.db);
-    return this.#accessWriters.has(table);
+    this.#writers[scope] ??= writersOf(this.db, SCOPE_TABLES[scope]);
+    return this.#writers[scope].has(table);
   }
 }
 
@@ -503,11 +501,6 @@ export function rowMaker(names: readonly string[]): (values: unknown[]) => Row {
  */
 export function credentialWriters(db: Database.Database): Set<string> {
   return writersOf(db, CREDENTIAL_TABLES);
-}
-
-/** The tables whose writes may change what an access decision reads: ACCESS_TABLES widened as credentialWriters widens its own. */
-export function accessWriters(db: Database.Database): Set<string> {
-  return writersOf(db, ACCESS_TABLES);
 }
 
 function writersOf(db: Database.Database, tables: readonly string[]): Set<string> {

@@ -34,6 +34,13 @@ async function storeAndObserver(): Promise<{ store: Store; committed: () => numb
 
 const insert = (store: Store, id: number) => store.run('INSERT INTO t (id, v) VALUES (?, 0)', id);
 
+/** A transaction that counts each run of its function in runs[i], then does its work. */
+const counted = <T>(store: Store, runs: number[], i: number, work: (tx: Store) => Promise<T>) =>
+  store.tx(async (tx) => {
+    runs[i]!++;
+    return work(tx);
+  });
+
 describe('group commit (SQLite)', () => {
   it('transactions that arrive together share one COMMIT, and each is answered after it', async () => {
     const { store, committed } = await storeAndObserver();
@@ -134,19 +141,16 @@ describe('group commit (SQLite)', () => {
     const { store, committed } = await storeAndObserver();
     const runs = [0, 0, 0];
     const results = await Promise.allSettled([
-      store.tx(async (tx) => {
-        runs[0]!++;
+      counted(store, runs, 0, async (tx) => {
         await insert(tx, 1);
       }),
-      store.tx(async (tx) => {
-        runs[1]!++;
+      counted(store, runs, 1, async (tx) => {
         await insert(tx, 2);
         // What SQLite does on a full disk or an I/O error: the transaction is gone.
         await tx.run('ROLLBACK');
         throw new Error('disk full');
       }),
-      store.tx(async (tx) => {
-        runs[2]!++;
+      counted(store, runs, 2, async (tx) => {
         await insert(tx, 3);
       }),
     ]);
@@ -162,19 +166,16 @@ describe('group commit (SQLite)', () => {
     const { store, committed } = await storeAndObserver();
     const runs = [0, 0, 0];
     const results = await Promise.allSettled([
-      store.tx(async (tx) => {
-        runs[0]!++;
+      counted(store, runs, 0, async (tx) => {
         await insert(tx, 1);
         return 'one';
       }),
-      store.tx(async (tx) => {
-        runs[1]!++;
+      counted(store, runs, 1, async (tx) => {
         await insert(tx, 2);
         await insert(tx, 20);
         throw new Error('the second changed its mind after writing');
       }),
-      store.tx(async (tx) => {
-        runs[2]!++;
+      counted(store, runs, 2, async (tx) => {
         await insert(tx, 3);
         return 'three';
       }),
@@ -191,22 +192,18 @@ describe('group commit (SQLite)', () => {
     await insert(store, 2);
     const runs = [0, 0, 0, 0];
     const results = await Promise.allSettled([
-      store.tx(async (tx) => {
-        runs[0]!++;
+      counted(store, runs, 0, async (tx) => {
         await insert(tx, 1);
       }),
       // Refused by its own check, before writing.
-      store.tx(async (tx) => {
-        runs[1]!++;
+      counted(store, runs, 1, async (tx) => {
         if ((await tx.get('SELECT 1 AS x FROM t WHERE id = 1')) !== undefined) throw new Error('1 is taken');
       }),
       // Its only write is refused by SQLite (the key is taken): the statement left nothing.
-      store.tx(async (tx) => {
-        runs[2]!++;
+      counted(store, runs, 2, async (tx) => {
         await insert(tx, 2);
       }),
-      store.tx(async (tx) => {
-        runs[3]!++;
+      counted(store, runs, 3, async (tx) => {
         await insert(tx, 3);
       }),
     ]);
@@ -221,17 +218,14 @@ describe('group commit (SQLite)', () => {
     const { store, committed } = await storeAndObserver();
     const runs = [0, 0, 0];
     const results = await Promise.allSettled([
-      store.tx(async (tx) => {
-        runs[0]!++;
+      counted(store, runs, 0, async (tx) => {
         await insert(tx, 1);
       }),
       // Fails on what the first wrote: after the group breaks it runs again, and fails again.
-      store.tx(async (tx) => {
-        runs[1]!++;
+      counted(store, runs, 1, async (tx) => {
         if ((await tx.get('SELECT 1 AS x FROM t WHERE id = 1')) !== undefined) throw new Error('1 is taken');
       }),
-      store.tx(async (tx) => {
-        runs[2]!++;
+      counted(store, runs, 2, async (tx) => {
         await insert(tx, 5);
         throw new Error('breaks the group');
       }),
