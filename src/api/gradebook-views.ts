@@ -44,7 +44,7 @@ async function gradeSlice(store: Store, grader: Grader, courseId: string, book: 
   return grader.grade({ setup: book.setup, items: book.items, students, records, now, detail });
 }
 
-/** One page of the grades view (students by name, then id) as JSON text, and the cursor of the next. */
+/** One page of the grades view (students by name, then id) as JSON in UTF-8, and the cursor of the next. */
 export async function courseGradesPage(deps: AppDeps, courseId: string, page: { limit: number; cursor?: string | undefined }) {
   const book = await courseGradebook(deps.store, courseId);
   const { rows: students, next } = pageOf(book.students, page);

@@ -15,8 +15,12 @@ export interface GradesViewJob {
  */
 export interface Grader {
   grade(input: GradeInput): Promise<CourseGrades>;
-  /** The grades view of a page as JSON text (built where it was computed: one string crosses threads, not the objects). */
-  gradesView(job: GradesViewJob): Promise<string>;
+  /**
+   * The grades view of a page as JSON in UTF-8, built where it was computed: one buffer
+   * crosses threads (moved, not copied), not the objects, and it is the answer's body as
+   * sent, with no string kept beside it (a page of 1000 students x 200 items is 24 MB).
+   */
+  gradesView(job: GradesViewJob): Promise<Uint8Array>;
 }
 
 /** The grades view's JSON text: the one function both graders run. */
@@ -25,7 +29,12 @@ export function gradesViewJson(job: GradesViewJob): string {
   return JSON.stringify(gradesViewBody({ courseId: job.courseId, computedAt: job.grading.now, setup: job.grading.setup, grades, overrides: job.overrides }));
 }
 
+/** The same as UTF-8 bytes: what a grader answers. */
+export function gradesViewBytes(job: GradesViewJob): Uint8Array {
+  return new TextEncoder().encode(gradesViewJson(job));
+}
+
 export const inlineGrader: Grader = {
   grade: async (input) => computeCourseGrades(input),
-  gradesView: async (job) => gradesViewJson(job),
+  gradesView: async (job) => gradesViewBytes(job),
 };
