@@ -61,8 +61,8 @@ export async function courseGradesPage(deps: AppDeps, courseId: string, page: { 
     students.map((s) => s.id),
   );
   const grading = { setup: book.setup, items: book.items, students, records, now: deps.clock.now(), detail: true };
-  const json = await (deps.grader ?? inlineGrader).gradesView({ grading, courseId, overrides });
-  return { json, next };
+  const body = await (deps.grader ?? inlineGrader).gradesView({ grading, courseId, overrides });
+  return { body, next };
 }
 
 /** Spreadsheet programs that guess the encoding (Excel) read UTF-8 right only after this mark. */

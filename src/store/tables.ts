@@ -39,6 +39,8 @@ const table = <V>(t: TableSpec<V>): Table<V> => ({ ...t, writes: { insert: inser
 // column holds by the table's own definition (migrations.ts).
 /** A JSON column's value, or the fallback when the column is null. */
 export const json = <T>(v: unknown, fallback: T): T => (v === null || v === undefined ? fallback : (JSON.parse(v as string) as T));
+/** A NOT NULL JSON column: its text parsed, with no fallback to stand in for a missing value. */
+const requiredJson = <T>(v: unknown): T => JSON.parse(v as string) as T;
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 const str = <T extends string = string>(v: unknown): T => v as T;
 const nstr = <T extends string = string>(v: unknown): T | null => (v === null || v === undefined ? null : (v as T));
@@ -318,7 +320,7 @@ export const GRADEBOOK_SETUPS = table<GradebookSetupValue>({
   columns: ['course_id', 'setup', 'version', 'letters'],
   // letters: the scheme's letters alone, what a final-grade write checks its letter against.
   toRow: (s) => ({ course_id: s.courseId, setup: JSON.stringify(s), version: s.version, letters: JSON.stringify(s.scheme.bands.map((b) => b.letter)) }),
-  fromRow: (r) => json(r.setup, null as unknown as GradebookSetupValue),
+  fromRow: (r) => requiredJson<GradebookSetupValue>(r.setup),
 });
 
 export const FINAL_GRADES = table<FinalGradeValue>({
@@ -383,7 +385,7 @@ export const RUBRICS = table<StandardsRubricValue>({
   key: ['id'],
   columns: ['id', 'body'],
   toRow: (r) => ({ id: r.id, body: JSON.stringify(r) }),
-  fromRow: (r) => json(r.body, null as unknown as StandardsRubricValue),
+  fromRow: (r) => requiredJson<StandardsRubricValue>(r.body),
 });
 
 export const FINDINGS = table<FindingValue>({

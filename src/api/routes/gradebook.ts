@@ -142,10 +142,10 @@ export const gradebookRoutes: RouteModule = [
     response: CourseGrades,
     query: GradesPageQuery,
     handler: async ({ deps, params, query, c }) => {
-      const { json, next } = await courseGradesPage(deps, params.courseId, query);
+      const { body, next } = await courseGradesPage(deps, params.courseId, query);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (next !== null) headers.Link = nextLink(c.req.url, next);
-      return new Response(json, { headers });
+      return new Response(body, { headers });
     },
   }),
   defineOperation({
