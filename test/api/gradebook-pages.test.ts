@@ -7,21 +7,22 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inlineGrader } from '../../src/api/grader.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
-import { computeCourseGrades, renderGradebookCsv } from '../../src/domain/grading/index.js';
+import { computeCourseGrades, type GradeSubmission, renderGradebookCsv } from '../../src/domain/grading/index.js';
 import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
-import { listFinalGrades, loadSetup, publishedItems } from '../../src/store/gradebook.js';
-import { listStudents } from '../../src/store/users.js';
+import { courseSubmissions, listFinalGrades, loadSetup, publishedItems } from '../../src/store/gradebook.js';
+import { getStudent, listStudents } from '../../src/store/users.js';
 import { makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
 afterEach(() => svc?.close());
 
 /** A course with `n` students (names in reverse id order, so name order is not id order) and 3 graded items. */
-function bigCourse(n: number): Promise<TestService> {
+function bigCourse(n: number, tokensFor: string[] = []): Promise<TestService> {
   const ids = Array.from({ length: n }, (_, i) => `s${String(i).padStart(4, '0')}`);
   const items = ['a1', 'a2', 'a3'];
   return makeService({
     users: ids.map((id, i) => ({ id, name: `Student ${String(n - i).padStart(4, '0')}` })),
+    tokens: tokensFor.map((userId) => ({ token: `tok-${userId}`, userId, scopes: ['*' as const] })),
     enrollments: ids.map((id) => ({ courseId: 'c1', userId: id, role: 'student' as const })),
     gradebookSetups: [defaultGradebookSetup('c1', '2026-11-01T00:00:00Z', 'inst')],
     assignments: items.map((id, k) => ({ id, moduleId: 'm1', title: `Item ${k}`, status: 'published' as const, points: 10, categoryId: 'assignments' })),
@@ -107,6 +108,50 @@ describe('the grades view is paged', () => {
       expect(res.body.error.code).toBe('invalid');
       expect(res.body.error.details[0].path).toBe(path);
     }
+  });
+});
+
+describe("a student's own view reads that student alone", () => {
+  it('getStudent answers the row listStudents holds for a student, and null for anyone else', async () => {
+    svc = await bigCourse(30);
+    const roster = await listStudents(svc.store, 'c1');
+    for (const student of [roster[0]!, roster[17]!, roster[roster.length - 1]!]) expect(await getStudent(svc.store, 'c1', student.id)).toEqual(student);
+    // The instructor, a user of no course, and a student of another course id.
+    expect(await getStudent(svc.store, 'c1', 'inst')).toBeNull();
+    expect(await getStudent(svc.store, 'c1', 'nobody')).toBeNull();
+    expect(await getStudent(svc.store, 'c2', 's0003')).toBeNull();
+  });
+
+  it("/gradebook/me answers the student's row of the whole course's computation (released grades only), without the cells", async () => {
+    svc = await bigCourse(30, ['s0012']);
+    /** s0012's row of the whole course computed from every student's submissions. */
+    const wholeRow = async () => {
+      const submissions: GradeSubmission[] = [];
+      await courseSubmissions(svc.store, 'c1', null, (batch) => submissions.push(...batch));
+      const grading = {
+        setup: await loadSetup(svc.store, 'c1'),
+        items: await publishedItems(svc.store, 'c1'),
+        students: await listStudents(svc.store, 'c1'),
+        submissions,
+        now: svc.clock.now(),
+        releasedOnly: true,
+        detail: true,
+      };
+      const { cells: _cells, ...row } = computeCourseGrades(grading).students.find((s) => s.studentId === 's0012')!;
+      return { courseId: 'c1', computedAt: svc.clock.now(), ...row };
+    };
+    const mine = async () => {
+      const res = await svc.call('GET', '/courses/c1/gradebook/me', undefined, 's0012');
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    // Nothing released yet: the row is empty.
+    expect(await mine()).toEqual(await wholeRow());
+    expect((await mine()).percent).toBeNull();
+    // Released, the grades count (scores 1, 2 and 3 of 10 each: 20%).
+    await svc.store.run("UPDATE submissions SET released_at = '2026-11-04T00:00:00Z' WHERE student_id = 's0012'");
+    expect(await mine()).toEqual(await wholeRow());
+    expect((await mine()).percent).toBe(20);
   });
 });
 

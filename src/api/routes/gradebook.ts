@@ -20,7 +20,7 @@ import { CourseGrades, StudentGrades, type StudentGradesValue } from '../../sche
 import type { Store } from '../../store/db.js';
 import { courseSubmissions, finalGradeHistory, loadSetup, publishedItems, requireStudent, setFinalGrade } from '../../store/gradebook.js';
 import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
-import { listStudents } from '../../store/users.js';
+import { getStudent } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 import { courseGradesPage, gradebookExportStream } from '../gradebook-views.js';
 import { MAX_PAGE, nextLink, PageQuery } from '../pagination.js';
@@ -159,10 +159,13 @@ export const gradebookRoutes: RouteModule = [
     handler: async ({ deps, params, granted }): Promise<StudentGradesValue> => {
       const setup = await loadSetup(deps.store, params.courseId);
       const items = await publishedItems(deps.store, params.courseId);
-      const me = (await listStudents(deps.store, params.courseId)).filter((s) => s.id === granted.caller.user.id);
+      const me = await getStudent(deps.store, params.courseId, granted.caller.user.id);
+      // Access let a student of the course in; an enrollment removed since (by another
+      // program) leaves nobody to grade.
+      if (!me) throw new AppError('forbidden', 'Only students enrolled in the course may see their grades here.');
       const submissions: GradeSubmission[] = [];
-      await courseSubmissions(deps.store, params.courseId, [granted.caller.user.id], (batch) => submissions.push(...batch));
-      const grades = computeCourseGrades({ setup, items, students: me, submissions, now: deps.clock.now(), releasedOnly: true, detail: true });
+      await courseSubmissions(deps.store, params.courseId, [me.id], (batch) => submissions.push(...batch));
+      const grades = computeCourseGrades({ setup, items, students: [me], submissions, now: deps.clock.now(), releasedOnly: true, detail: true });
       const { cells: _cells, ...mine } = grades.students[0]!;
       return { courseId: params.courseId, computedAt: deps.clock.now(), ...mine };
     },
