@@ -12,7 +12,7 @@ import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from '../store/db.js';
 import { loadSubmissionRecords } from '../store/grade-cells.js';
 import { listFinalGrades, loadSetup, publishedItems } from '../store/gradebook.js';
-import { listStudents } from '../store/users.js';
+import { listStudentsInSlices } from '../store/users.js';
 import type { AppDeps } from './context.js';
 import { type Grader, inlineGrader } from './grader.js';
 import { pageOf } from './pagination.js';
@@ -31,7 +31,10 @@ interface CourseGradebook {
 }
 
 async function courseGradebook(store: Store, courseId: string): Promise<CourseGradebook> {
-  return { setup: await loadSetup(store, courseId), items: await publishedItems(store, courseId), students: await listStudents(store, courseId) };
+  const setup = await loadSetup(store, courseId);
+  const items = await publishedItems(store, courseId);
+  // A large roster is read a slice at a time, other requests getting a turn in between.
+  return { setup, items, students: await listStudentsInSlices(store, courseId, nextTurn) };
 }
 
 async function gradeSlice(store: Store, grader: Grader, courseId: string, book: CourseGradebook, students: GradeStudent[], now: string, detail: boolean) {

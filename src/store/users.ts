@@ -58,5 +58,30 @@ export async function getStudent(store: Store, courseId: string, userId: string)
 /** Students of a course with their names, ordered by name then id (code-point order). */
 export async function listStudents(store: Store, courseId: string): Promise<{ id: string; name: string; email: string | null }[]> {
   const rows = (await store.all(STUDENT_ROWS, courseId)) as { id: string; name: string; email: string | null }[];
-  return rows.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
+  return rows.sort(byNameThenId);
 }
+
+/**
+ * listStudents read in slices of `slice` students (by id), awaiting `pause` between them:
+ * for serve's large views, where one statement reading a 10,000-student roster held the
+ * event loop for 12 to 17 ms. What an enrollment change between two slices leaves is what
+ * it would leave between two slices of an export: each student at most once.
+ */
+export async function listStudentsInSlices(
+  store: Store,
+  courseId: string,
+  pause: () => Promise<void>,
+  slice = 2500,
+): Promise<{ id: string; name: string; email: string | null }[]> {
+  const rows: { id: string; name: string; email: string | null }[] = [];
+  for (let after = ''; ; ) {
+    const got = (await store.all(`${STUDENT_ROWS} AND e.user_id > ? ORDER BY e.user_id LIMIT ?`, courseId, after, slice)) as typeof rows;
+    rows.push(...got);
+    if (got.length < slice) break;
+    after = got[got.length - 1]!.id;
+    await pause();
+  }
+  return rows.sort(byNameThenId);
+}
+
+const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: string }): number => compareStrings(a.name, b.name) || compareStrings(a.id, b.id);

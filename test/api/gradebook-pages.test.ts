@@ -10,7 +10,7 @@ import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
 import { computeCourseGrades, type GradeSubmission, renderGradebookCsv } from '../../src/domain/grading/index.js';
 import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
 import { courseSubmissions, listFinalGrades, loadSetup, publishedItems } from '../../src/store/gradebook.js';
-import { getStudent, listStudents } from '../../src/store/users.js';
+import { getStudent, listStudents, listStudentsInSlices } from '../../src/store/users.js';
 import { makeService, type TestService } from '../helpers/app.js';
 
 let svc: TestService;
@@ -108,6 +108,24 @@ describe('the grades view is paged', () => {
       expect(res.body.error.code).toBe('invalid');
       expect(res.body.error.details[0].path).toBe(path);
     }
+  });
+});
+
+describe('the roster of a large view is read in slices', () => {
+  it('listStudentsInSlices answers what listStudents does, pausing between slices', async () => {
+    svc = await bigCourse(30);
+    let pauses = 0;
+    const pause = async () => {
+      pauses++;
+    };
+    const whole = await listStudents(svc.store, 'c1');
+    expect(whole).toHaveLength(30 + BASE_STUDENTS);
+    expect(await listStudentsInSlices(svc.store, 'c1', pause, 7)).toEqual(whole);
+    expect(pauses).toBe(4); // 32 students: slices of 7, 7, 7, 7 and 4
+    pauses = 0;
+    expect(await listStudentsInSlices(svc.store, 'c1', pause, 8)).toEqual(whole);
+    expect(pauses).toBe(4); // 8, 8, 8, 8, then an empty slice ends it
+    expect(await listStudentsInSlices(svc.store, 'no-such-course', pause)).toEqual([]);
   });
 });
 
