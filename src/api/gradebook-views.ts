@@ -51,12 +51,12 @@ async function gradeSlice(store: Store, grader: Grader, courseId: string, book: 
 export async function courseGradesPage(deps: AppDeps, courseId: string, page: { limit: number; cursor?: string | undefined }) {
   const book = await courseGradebook(deps.store, courseId);
   const { rows: students, next } = pageOf(book.students, page);
-  const overrides = (await listFinalGrades(deps.store, courseId)).map((f) => ({
-    studentId: f.studentId,
-    percent: f.percent,
-    letter: f.letter,
-    version: f.version,
-  }));
+  // Only the page's overrides go to the grading thread: the view shows no other, and each
+  // is copied across.
+  const onPage = new Set(students.map((s) => s.id));
+  const overrides = (await listFinalGrades(deps.store, courseId))
+    .filter((f) => onPage.has(f.studentId))
+    .map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter, version: f.version }));
   const records = await loadSubmissionRecords(
     deps.store,
     courseId,

@@ -63,11 +63,13 @@ describe('the grades view is paged', () => {
     const seen: string[] = [];
     let path: string | null = '/courses/c1/gradebook/grades';
     const sizes: number[] = [];
+    const overridden: string[] = [];
     while (path) {
-      const res: { status: number; body: { students: { studentId: string }[] }; headers: Headers } = await svc.call('GET', path);
+      const res: { status: number; body: { students: { studentId: string; override: unknown }[] }; headers: Headers } = await svc.call('GET', path);
       expect(res.status).toBe(200);
       sizes.push(res.body.students.length);
       seen.push(...res.body.students.map((s) => s.studentId));
+      overridden.push(...res.body.students.filter((s) => s.override !== null).map((s) => s.studentId));
       const link: string | null = res.headers.get('link');
       path = link ? /^<\/api\/v1([^>]+)>; rel="next"$/.exec(link)![1]! : null;
     }
@@ -75,6 +77,9 @@ describe('the grades view is paged', () => {
     const byName = (await listStudents(svc.store, 'c1')).map((s) => s.id);
     expect(seen).toEqual(byName);
     expect(seen.slice(0, 2)).toEqual(['stu1', 's0249']); // Sam Student, then Student 0001
+    // s0007 (Student 0243) is on the last page: its override is shown there, and only there.
+    expect(seen.indexOf('s0007')).toBeGreaterThanOrEqual(200);
+    expect(overridden).toEqual(['s0007']);
   });
 
   it('a page answers what the whole computation answers for its students, overrides included', async () => {
