@@ -64,10 +64,12 @@ export const LOCAL_ROUTE_MODULES: readonly LocalRouteModule[] = [
       '/courses/{courseId}/gradebook/setup/dismiss/{code}/{target}',
       '/courses/{courseId}/gradebook/grades',
       '/courses/{courseId}/gradebook/me',
-      '/courses/{courseId}/gradebook/students/{studentId}/final',
-      '/courses/{courseId}/gradebook/students/{studentId}/final/history',
       '/courses/{courseId}/gradebook/export',
     ],
+  },
+  {
+    load: async () => (await import('./routes/final-grades.js')).finalGradesRoutes,
+    paths: ['/courses/{courseId}/gradebook/students/{studentId}/final', '/courses/{courseId}/gradebook/students/{studentId}/final/history'],
   },
   {
     load: async () => (await import('./routes/readiness.js')).readinessRoutes,

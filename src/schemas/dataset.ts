@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { Description, Id, MAX_INT, Objective, Objectives, orNull, PersonName, Points, Position, Provenance, TimestampInput, Title } from './common.js';
 import { AiState, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
-import { FinalGradeHistoryEntry, FinalGradeRecord, GradebookSetup } from './gradebook.js';
+import { FinalGradeHistoryEntry, FinalGradeRecord } from './final-grades.js';
+import { GradebookSetup } from './gradebook.js';
 import { CourseRole, ScopeSchema } from './people.js';
 import { AttestationRecord, FindingRecord, StandardsRubric } from './readiness.js';
 import { TemplateBlock, TemplateLesson, TemplateOwner } from './templates.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, MAX_EXPECTED_VERSION, MAX_INT, Version } from './common.js';
+import { Id, MAX_INT, Version } from './common.js';
 import { GradePoints, OpenPercent, Percent100 } from './decimal.js';
 
 export const CHECK_CODES = [
@@ -94,44 +94,6 @@ export type GradebookSetupValue = z.infer<typeof GradebookSetup>;
 export const DismissBody = z.strictObject({ code: CheckCode, target: z.string() });
 
 export const SetupCheck = z.object({ code: CheckCode, target: z.string(), message: z.string(), dismissed: z.boolean() }).openapi('SetupCheck');
-
-export const FinalGradeBody = z.strictObject({
-  reason: z.string().min(1).max(1000),
-  expectedVersion: z.number().int().min(0).max(MAX_EXPECTED_VERSION),
-  letter: z.string().min(1).max(12).nullable().optional(),
-  percent: OpenPercent.nullable().optional(),
-});
-
-export const FinalGradeResult = z.object({ ok: z.boolean(), version: z.number().int() }).openapi('FinalGradeResult');
-
-export const FinalGradeRecord = z.strictObject({
-  courseId: Id,
-  studentId: Id,
-  letter: z.string().min(1).max(12).nullable(),
-  percent: OpenPercent.nullable(),
-  reason: z.string().max(1000),
-  // The largest version a PUT can follow (its expectedVersion bound), so every imported override stays writable.
-  version: z.number().int().min(0).max(MAX_EXPECTED_VERSION),
-  updatedBy: z.string(),
-  updatedAt: z.string(),
-});
-
-/** One entry of a student's append-only final-grade history. */
-export const FinalGradeHistoryEntry = z.strictObject({
-  courseId: Id,
-  studentId: Id,
-  version: z.number().int().min(1).max(MAX_INT),
-  oldLetter: z.string().nullable(),
-  oldPercent: z.number().nullable(),
-  newLetter: z.string().nullable(),
-  newPercent: z.number().nullable(),
-  reason: z.string(),
-  by: z.string(),
-  at: z.string(),
-});
-
-export type FinalGradeValue = z.infer<typeof FinalGradeRecord>;
-export type FinalGradeHistoryValue = z.infer<typeof FinalGradeHistoryEntry>;
 
 export const ExportResult = z.object({ csv: z.string() }).openapi('GradebookExport');
 

@@ -8,7 +8,8 @@
 import type { GradeSubmission } from '../domain/grading/types.js';
 import type { AssignmentRowValue, BlockContentValue, CourseValue, LessonValue, ModuleValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
 import type { SyncMarkValue } from '../schemas/course-content.js';
-import type { FinalGradeHistoryValue, FinalGradeValue, GradebookSetupValue } from '../schemas/gradebook.js';
+import type { FinalGradeHistoryValue, FinalGradeValue } from '../schemas/final-grades.js';
+import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { ApiTokenValue, EnrollmentValue, ReportingLineValue, UserValue } from '../schemas/people.js';
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
 import type { CertificateValue, TemplateValue } from '../schemas/templates.js';

@@ -88,7 +88,7 @@ describe('a cold start of the bundle', () => {
     expect(run.src).not.toContain('src/serve/server.ts');
   });
 
-  it('a local write loads the gradebook routes alone', () => {
+  it('a local write of a final grade loads its own routes and schemas alone, not the gradebook setup\'s', () => {
     const run = loadedSources([
       '--db',
       demo.db,
@@ -105,7 +105,9 @@ describe('a cold start of the bundle', () => {
       'bundle test',
     ]);
     expect(run.code).toBe(0);
-    expect(run.src.filter((s) => s.startsWith('src/api/routes/'))).toEqual(['src/api/routes/gradebook.ts']);
+    expect(run.src.filter((s) => s.startsWith('src/api/routes/'))).toEqual(['src/api/routes/final-grades.ts']);
+    expect(run.src).toContain('src/schemas/final-grades.ts');
+    expect(run.src).not.toContain('src/schemas/gradebook.ts');
     expect(run.packages).not.toContain('csv-parse');
     // A final grade makes no new id: no crypto either.
     expect(run.builtins).not.toContain('node:crypto');

@@ -5,20 +5,10 @@ import { KNOWN_RULES_VERSIONS, setupProblems } from '../../domain/grading/setup-
 import type { GradeSubmission } from '../../domain/grading/types.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
-import {
-  CheckCode,
-  DismissBody,
-  ExportQuery,
-  ExportResult,
-  FinalGradeBody,
-  FinalGradeHistoryEntry,
-  FinalGradeResult,
-  GradebookSetup,
-  SetupCheck,
-} from '../../schemas/gradebook.js';
+import { CheckCode, DismissBody, ExportQuery, ExportResult, GradebookSetup, SetupCheck } from '../../schemas/gradebook.js';
 import { CourseGrades, StudentGrades, type StudentGradesValue } from '../../schemas/grades.js';
 import type { Store } from '../../store/db.js';
-import { courseSubmissions, finalGradeHistory, loadSetup, publishedItems, requireStudent, setFinalGrade } from '../../store/gradebook.js';
+import { courseSubmissions, loadSetup, publishedItems } from '../../store/gradebook.js';
 import { assertSetupVersion, putGradebookSetup } from '../../store/gradebook-setups.js';
 import { getStudent } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
@@ -37,13 +27,10 @@ const GradesPageQuery = PageQuery.extend({
     .default(100)
     .openapi({ description: `Students per page (1 to ${MAX_PAGE}, default 100); a Link rel="next" header names the next page.` }),
 });
-const StudentParams = z.object({ courseId: Id, studentId: Id });
 
 function saveBumped(store: Store, setup: SetupValue, by: string, at: string): Promise<SetupValue> {
   return putGradebookSetup(store, { ...setup, version: nextCount(setup.version, 'The setup version'), updatedBy: by, updatedAt: at });
 }
-
-const given = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
 export const gradebookRoutes: RouteModule = [
   defineOperation({
@@ -168,40 +155,6 @@ export const gradebookRoutes: RouteModule = [
       const grades = computeCourseGrades({ setup, items, students: [me], submissions, now: deps.clock.now(), releasedOnly: true, detail: true });
       const { cells: _cells, ...mine } = grades.students[0]!;
       return { courseId: params.courseId, computedAt: deps.clock.now(), ...mine };
-    },
-  }),
-  defineOperation({
-    operationId: 'setFinalGrade',
-    method: 'put',
-    path: '/courses/{courseId}/gradebook/students/{studentId}/final',
-    summary: "Set or clear a student's final-grade override (versioned per student)",
-    tag: 'gradebook',
-    params: StudentParams,
-    body: FinalGradeBody,
-    response: FinalGradeResult,
-    handler: ({ deps, params, body, granted }) =>
-      setFinalGrade(deps.store, {
-        courseId: params.courseId,
-        studentId: params.studentId,
-        letter: given(body.letter),
-        percent: given(body.percent),
-        reason: body.reason,
-        expectedVersion: body.expectedVersion,
-        by: granted.caller.user.id,
-        at: deps.clock.now(),
-      }),
-  }),
-  defineOperation({
-    operationId: 'getFinalGradeHistory',
-    method: 'get',
-    path: '/courses/{courseId}/gradebook/students/{studentId}/final/history',
-    summary: "Every set and clear of a student's override, oldest first",
-    tag: 'gradebook',
-    params: StudentParams,
-    response: z.array(FinalGradeHistoryEntry),
-    handler: async ({ deps, params }) => {
-      await requireStudent(deps.store, params.courseId, params.studentId);
-      return finalGradeHistory(deps.store, params.courseId, params.studentId);
     },
   }),
   defineOperation({

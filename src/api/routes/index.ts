@@ -6,6 +6,7 @@ import { contentLifecycleRoutes } from './content-lifecycle.js';
 import { courseContentRoutes } from './course-content.js';
 import { courseFilesRoutes } from './course-files.js';
 import { courseRoutes } from './courses.js';
+import { finalGradesRoutes } from './final-grades.js';
 import { gradebookRoutes } from './gradebook.js';
 import { gradebookCategoriesRoutes } from './gradebook-categories.js';
 import { gradebookImportRoutes } from './gradebook-import.js';
@@ -30,6 +31,7 @@ export const ROUTE_MODULES: ReadonlyArray<RouteModule> = [
   assignmentsRoutes,
   submissionsRoutes,
   gradebookRoutes,
+  finalGradesRoutes,
   readinessRoutes,
   templatesRoutes,
   certificatesRoutes,
