@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Instructions per request: a deterministic companion to the serve benchmark's CPU figures.
+// Instructions per request: a steadier companion to the serve benchmark's CPU figures.
 // valgrind's callgrind counts the user-space instructions of one server process; the
 // difference between a run of LO requests and one of HI, divided by HI - LO, is the count per
 // request with start-up, warm-up and shutdown cancelled out. On this shared machine CPU time
-// per answer moves by a third between rounds; these counts repeat to within a few per cent,
-// so a change of that size can be judged (kernel time is not counted: it is much the same for
-// every server answering the same bytes). Not part of `npm run bench`: it needs valgrind
+// per answer moves by a third between rounds. These counts usually repeat to within a few
+// per cent, but once varied by up to 10% (the JIT's work lands on the counted requests
+// unevenly): compare builds in alternating runs, with a larger HI. Kernel time is not
+// counted: it is much the same for every server answering the same bytes. Not part of `npm run bench`: it needs valgrind
 // (Debian's package) and takes minutes, each server running about fifty times slower.
 //
 //   npm run bench:instructions -- [get|put] [--floors] [--functions]
