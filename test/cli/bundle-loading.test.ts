@@ -88,7 +88,7 @@ describe('a cold start of the bundle', () => {
     expect(run.src).not.toContain('src/serve/server.ts');
   });
 
-  it('a local write of a final grade loads its own routes and schemas alone, not the gradebook setup\'s', () => {
+  it("a local write of a final grade loads its own routes and schemas alone, not the gradebook setup's", () => {
     const run = loadedSources([
       '--db',
       demo.db,
