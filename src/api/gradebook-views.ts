@@ -16,6 +16,7 @@ import { listStudentsInSlices } from '../store/users.js';
 import type { AppDeps } from './context.js';
 import { type Grader, inlineGrader } from './grader.js';
 import { pageOf } from './pagination.js';
+import type { Reads } from './read-cache.js';
 
 /**
  * Students graded per slice of an export: small enough to keep each step short. Reading a
@@ -30,11 +31,21 @@ interface CourseGradebook {
   students: GradeStudent[];
 }
 
-async function courseGradebook(store: Store, courseId: string): Promise<CourseGradebook> {
+async function courseGradebook(store: Store, courseId: string, reads: Reads): Promise<CourseGradebook> {
   const setup = await loadSetup(store, courseId);
   const items = await publishedItems(store, courseId);
-  // A large roster is read a slice at a time, other requests getting a turn in between.
-  return { setup, items, students: await listStudentsInSlices(store, courseId, nextTurn) };
+  // A large roster is read a slice at a time, other requests getting a turn in between; and
+  // kept by serve for the next request at the same store revision (read-cache.ts), so paging
+  // through a 10,000-student course does not read it again for every page.
+  const students = await reads.remember(['roster', courseId], () => listStudentsInSlices(store, courseId, nextTurn), { chars: rosterChars });
+  return { setup, items, students };
+}
+
+/** What a kept roster holds, in characters, against the read cache's limit. */
+function rosterChars(students: readonly GradeStudent[]): number {
+  let chars = 0;
+  for (const s of students) chars += s.id.length + s.name.length + (s.email?.length ?? 0);
+  return chars;
 }
 
 async function gradeSlice(store: Store, grader: Grader, courseId: string, book: CourseGradebook, students: GradeStudent[], now: string, detail: boolean) {
@@ -48,8 +59,8 @@ async function gradeSlice(store: Store, grader: Grader, courseId: string, book: 
 }
 
 /** One page of the grades view (students by name, then id) as JSON in UTF-8, and the cursor of the next. */
-export async function courseGradesPage(deps: AppDeps, courseId: string, page: { limit: number; cursor?: string | undefined }) {
-  const book = await courseGradebook(deps.store, courseId);
+export async function courseGradesPage(deps: AppDeps, reads: Reads, courseId: string, page: { limit: number; cursor?: string | undefined }) {
+  const book = await courseGradebook(deps.store, courseId, reads);
   const { rows: students, next } = pageOf(book.students, page);
   // Only the page's overrides go to the grading thread: the view shows no other, and each
   // is copied across.
@@ -78,10 +89,11 @@ const BOM = '\uFEFF';
  */
 export async function gradebookExportStream(
   deps: AppDeps,
+  reads: Reads,
   courseId: string,
   options: { layout: ExportLayout; bom: boolean },
 ): Promise<ReadableStream<Uint8Array>> {
-  const book = await courseGradebook(deps.store, courseId);
+  const book = await courseGradebook(deps.store, courseId, reads);
   const writer = gradebookCsvWriter({ setup: book.setup, items: book.items, layout: options.layout });
   const now = deps.clock.now();
   const grader = deps.grader ?? inlineGrader;

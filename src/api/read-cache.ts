@@ -8,8 +8,9 @@
  * connection committed meanwhile moves the revision every later request takes, so a value
  * read across any write is never served. Entries of an older revision are dropped whole.
  *
- * What is kept: a credential's token and user rows, an access decision, and the JSON (as UTF-8 bytes)
- * of a GET operation's answer (define.ts). The token and user rows are kept under the
+ * What is kept: a credential's token and user rows, an access decision, the JSON (as UTF-8 bytes)
+ * of a GET operation's answer (define.ts), and a course's roster for the grades view and the
+ * export (gradebook-views.ts: paging through a 10,000-student course read it for every page). The token and user rows are kept under the
  * narrower revision of the credentials (Store.revisions): a write that cannot change a
  * token or a user (a grade, a course) leaves them kept, so a burst of writes does not look
  * the same credential up for every request; revoking a token, or any write the store cannot

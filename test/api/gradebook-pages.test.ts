@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inlineGrader } from '../../src/api/grader.js';
+import { readsAt } from '../../src/api/read-cache.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
 import { computeCourseGrades, type GradeSubmission, renderGradebookCsv } from '../../src/domain/grading/index.js';
 import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
@@ -131,6 +132,45 @@ describe('the roster of a large view is read in slices', () => {
     expect(await listStudentsInSlices(svc.store, 'c1', pause, 8)).toEqual(whole);
     expect(pauses).toBe(4); // 8, 8, 8, 8, then an empty slice ends it
     expect(await listStudentsInSlices(svc.store, 'no-such-course', pause)).toEqual([]);
+  });
+});
+
+describe("serve keeps a course's roster for the next page at the same revision", () => {
+  it('a page keeps the roster it read; the next page is served it; a write moves the revision and the roster is read again', async () => {
+    svc = await bigCourse(30);
+    const cache = svc.deps.readCache!;
+    const keptRoster = () => readsAt(svc.store, cache).kept(['roster', 'c1'])?.value as { id: string }[] | undefined;
+    const page = async (cursor?: string) => {
+      const res = await svc.call('GET', `/courses/c1/gradebook/grades?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status).toBe(200);
+      const link = res.headers.get('link');
+      return {
+        ids: (res.body.students as { studentId: string }[]).map((s) => s.studentId),
+        next: link ? new URL(/^<([^>]+)>/.exec(link)![1]!, 'http://x').searchParams.get('cursor')! : null,
+      };
+    };
+    if (svc.store.revisions() === null) return; // PostgreSQL: nothing is kept (read-cache.ts)
+    // The first look at the grades builds and saves the course's grade cells (a write), so the
+    // roster it read is not kept; the next request's is.
+    await page();
+    expect(keptRoster()).toBeUndefined();
+    const first = await page();
+    expect(keptRoster()?.map((s) => s.id)).toEqual((await listStudents(svc.store, 'c1')).map((s) => s.id));
+    // The next page misses one value alone: its answer (a page is never kept whole); the
+    // roster, the token and the access decision are the first page's.
+    const before = cache.stats().misses;
+    const second = await page(first.next!);
+    expect(cache.stats().misses - before).toBe(1);
+    expect(second.ids).toHaveLength(10);
+    expect(second.ids.some((id) => first.ids.includes(id))).toBe(false);
+    // A new student whose name sorts first: the write moves the revision, and the roster is read again.
+    expect((await svc.call('POST', '/users', { id: 'aaa', name: 'Aaron First' })).status).toBe(201);
+    expect((await svc.call('POST', '/courses/c1/enrollments', { userId: 'aaa', role: 'student' })).status).toBe(201);
+    expect(keptRoster()).toBeUndefined();
+    expect((await page()).ids[0]).toBe('aaa');
+    // That look saved the new student's grade cells (a write again); the next one keeps the roster.
+    expect((await page()).ids[0]).toBe('aaa');
+    expect(keptRoster()?.[0]?.id).toBe('aaa');
   });
 });
 

@@ -129,7 +129,7 @@ export const gradebookRoutes: RouteModule = [
     response: CourseGrades,
     query: GradesPageQuery,
     handler: async ({ deps, params, query, c }) => {
-      const { body, next } = await courseGradesPage(deps, params.courseId, query);
+      const { body, next } = await courseGradesPage(deps, c.get('reads'), params.courseId, query);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (next !== null) headers.Link = nextLink(c.req.url, next);
       return new Response(body, { headers });
@@ -167,8 +167,8 @@ export const gradebookRoutes: RouteModule = [
     query: ExportQuery,
     response: ExportResult,
     // Streamed a slice of students at a time: a 10,000-student export never sits whole in memory.
-    handler: async ({ deps, params, query }) =>
-      new Response(await gradebookExportStream(deps, params.courseId, { layout: query.layout, bom: query.bom === 'true' }), {
+    handler: async ({ deps, params, query, c }) =>
+      new Response(await gradebookExportStream(deps, c.get('reads'), params.courseId, { layout: query.layout, bom: query.bom === 'true' }), {
         headers: { 'content-type': 'application/json; charset=UTF-8' },
       }),
   }),
