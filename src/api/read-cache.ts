@@ -8,13 +8,13 @@
  * connection committed meanwhile moves the revision every later request takes, so a value
  * read across any write is never served. Entries of an older revision are dropped whole.
  *
- * What is kept: a credential's token and user rows, an access decision, the JSON (as UTF-8 bytes)
- * of a GET operation's answer (define.ts), and a course's roster for the grades view and the
- * export (gradebook-views.ts: paging through a 10,000-student course read it for every page). The token and user rows are kept under the
- * narrower revision of the credentials (Store.revisions): a write that cannot change a
- * token or a user (a grade, a course) leaves them kept, so a burst of writes does not look
- * the same credential up for every request; revoking a token, or any write the store cannot
- * tell apart from one, moves it, and the very next request reads the token again. An
+ * What is kept: a credential's token and user rows, an access decision, the JSON (as UTF-8
+ * bytes) of a GET operation's answer (define.ts), and a course's roster for the grades view
+ * and the export (gradebook-views.ts: paging through a 10,000-student course read it for
+ * every page). The token and user rows are kept under the narrower revision of the
+ * credentials (Store.revisions): a write that cannot change a token or a user (a grade, a
+ * course) leaves them kept, so a burst of writes does not look the same credential up for
+ * every request; revoking a token, or any write the store cannot tell apart from one, moves it, and the very next request reads the token again. An
  * access decision is kept the same way under the access revision (what a decision reads:
  * courses and their content, submissions, enrollments, certificates, reporting lines,
  * templates, tokens and users), so a stream of final-grade writes does not decide each

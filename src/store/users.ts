@@ -43,6 +43,9 @@ export async function deleteEnrollment(store: Store, courseId: string, userId: s
   return (await store.run('DELETE FROM enrollments WHERE course_id = ? AND user_id = ?', courseId, userId)).changes > 0;
 }
 
+/** A student of a course as the roster lists them: the user's id, name and email. */
+type StudentRow = Pick<UserValue, 'id' | 'name' | 'email'>;
+
 /** The columns of a student row (listStudents, getStudent). */
 const STUDENT_ROWS = "SELECT u.id, u.name, u.email FROM enrollments e JOIN users u ON u.id = e.user_id WHERE e.course_id = ? AND e.role = 'student'";
 
@@ -51,13 +54,13 @@ const STUDENT_ROWS = "SELECT u.id, u.name, u.email FROM enrollments e JOIN users
  * of it: what a student's own view needs, without reading the whole roster (a 10,000-student
  * course's roster took 12 to 17 ms of one SQLite statement for every `/gradebook/me`).
  */
-export async function getStudent(store: Store, courseId: string, userId: string): Promise<{ id: string; name: string; email: string | null } | null> {
-  return ((await store.get(`${STUDENT_ROWS} AND e.user_id = ?`, courseId, userId)) as { id: string; name: string; email: string | null } | undefined) ?? null;
+export async function getStudent(store: Store, courseId: string, userId: string): Promise<StudentRow | null> {
+  return ((await store.get(`${STUDENT_ROWS} AND e.user_id = ?`, courseId, userId)) as StudentRow | undefined) ?? null;
 }
 
 /** Students of a course with their names, ordered by name then id (code-point order). */
-export async function listStudents(store: Store, courseId: string): Promise<{ id: string; name: string; email: string | null }[]> {
-  const rows = (await store.all(STUDENT_ROWS, courseId)) as { id: string; name: string; email: string | null }[];
+export async function listStudents(store: Store, courseId: string): Promise<StudentRow[]> {
+  const rows = (await store.all(STUDENT_ROWS, courseId)) as StudentRow[];
   return rows.sort(byNameThenId);
 }
 
@@ -67,13 +70,8 @@ export async function listStudents(store: Store, courseId: string): Promise<{ id
  * event loop for 12 to 17 ms. What an enrollment change between two slices leaves is what
  * it would leave between two slices of an export: each student at most once.
  */
-export async function listStudentsInSlices(
-  store: Store,
-  courseId: string,
-  pause: () => Promise<void>,
-  slice = 2500,
-): Promise<{ id: string; name: string; email: string | null }[]> {
-  const rows: { id: string; name: string; email: string | null }[] = [];
+export async function listStudentsInSlices(store: Store, courseId: string, pause: () => Promise<void>, slice = 2500): Promise<StudentRow[]> {
+  const rows: StudentRow[] = [];
   for (let after = ''; ; ) {
     const got = (await store.all(`${STUDENT_ROWS} AND e.user_id > ? ORDER BY e.user_id LIMIT ?`, courseId, after, slice)) as typeof rows;
     rows.push(...got);
@@ -84,4 +82,4 @@ export async function listStudentsInSlices(
   return rows.sort(byNameThenId);
 }
 
-const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: string }): number => compareStrings(a.name, b.name) || compareStrings(a.id, b.id);
+const byNameThenId = (a: StudentRow, b: StudentRow): number => compareStrings(a.name, b.name) || compareStrings(a.id, b.id);
