@@ -11,7 +11,7 @@ import { nextTurn } from '../runtime/turns.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from '../store/db.js';
 import { loadSubmissionRecords } from '../store/grade-cells.js';
-import { listFinalGrades, loadSetup, publishedItems } from '../store/gradebook.js';
+import { listFinalGrades, listFinalGradesOf, loadSetup, publishedItems } from '../store/gradebook.js';
 import { listStudentsInSlices } from '../store/users.js';
 import type { AppDeps } from './context.js';
 import { type Grader, inlineGrader } from './grader.js';
@@ -62,12 +62,15 @@ async function gradeSlice(store: Store, grader: Grader, courseId: string, book: 
 export async function courseGradesPage(deps: AppDeps, reads: Reads, courseId: string, page: { limit: number; cursor?: string | undefined }) {
   const book = await courseGradebook(deps.store, courseId, reads);
   const { rows: students, next } = pageOf(book.students, page);
-  // Only the page's overrides go to the grading thread: the view shows no other, and each
-  // is copied across.
-  const onPage = new Set(students.map((s) => s.id));
-  const overrides = (await listFinalGrades(deps.store, courseId))
-    .filter((f) => onPage.has(f.studentId))
-    .map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter, version: f.version }));
+  // Only the page's overrides are read, and go to the grading thread: the view shows no
+  // other, and each is copied across.
+  const overrides = (
+    await listFinalGradesOf(
+      deps.store,
+      courseId,
+      students.map((s) => s.id),
+    )
+  ).map((f) => ({ studentId: f.studentId, percent: f.percent, letter: f.letter, version: f.version }));
   const records = await loadSubmissionRecords(
     deps.store,
     courseId,

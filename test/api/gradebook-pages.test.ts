@@ -10,7 +10,7 @@ import { readsAt } from '../../src/api/read-cache.js';
 import { defaultGradebookSetup } from '../../src/domain/grading/defaults.js';
 import { computeCourseGrades, type GradeSubmission, renderGradebookCsv } from '../../src/domain/grading/index.js';
 import { loadSubmissionRecords } from '../../src/store/grade-cells.js';
-import { courseSubmissions, listFinalGrades, loadSetup, publishedItems } from '../../src/store/gradebook.js';
+import { courseSubmissions, listFinalGrades, listFinalGradesOf, loadSetup, publishedItems, putFinalGrade } from '../../src/store/gradebook.js';
 import { getStudent, listStudents, listStudentsInSlices } from '../../src/store/users.js';
 import { makeService, type TestService } from '../helpers/app.js';
 
@@ -132,6 +132,40 @@ describe('the roster of a large view is read in slices', () => {
     expect(await listStudentsInSlices(svc.store, 'c1', pause, 8)).toEqual(whole);
     expect(pauses).toBe(4); // 8, 8, 8, 8, then an empty slice ends it
     expect(await listStudentsInSlices(svc.store, 'no-such-course', pause)).toEqual([]);
+  });
+});
+
+describe("a page's overrides are read for its students alone", () => {
+  it('listFinalGradesOf answers the overrides of the given students, in IN lists of 500, and nothing for the others', async () => {
+    svc = await bigCourse(1234);
+    const ids = (await listStudents(svc.store, 'c1')).map((s) => s.id);
+    // Every third student gets an override, s0007's included (it has one from the seed).
+    await svc.store.tx(async (tx) => {
+      for (const studentId of ids.filter((id, i) => i % 3 === 0 && id !== 's0007')) {
+        await putFinalGrade(tx, {
+          courseId: 'c1',
+          studentId,
+          letter: 'A',
+          percent: 97.5,
+          reason: 'r',
+          version: 2,
+          updatedBy: 'inst',
+          updatedAt: '2026-11-04T00:00:00Z',
+        });
+      }
+    });
+    const all = await listFinalGrades(svc.store, 'c1');
+    expect(all.length).toBeGreaterThan(400);
+    const byStudent = (list: { studentId: string }[]) => [...list].sort((a, b) => (a.studentId < b.studentId ? -1 : 1));
+    // All 1,236 students (three IN lists), in reverse: every override, each once.
+    expect(byStudent(await listFinalGradesOf(svc.store, 'c1', [...ids].reverse()))).toEqual(all);
+    // A page's worth: exactly its own overrides; a student with none and an unknown id add nothing.
+    const page = ids.slice(600, 700);
+    const expected = all.filter((f) => page.includes(f.studentId));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(byStudent(await listFinalGradesOf(svc.store, 'c1', [...page, 'nobody']))).toEqual(expected);
+    expect(await listFinalGradesOf(svc.store, 'c1', [])).toEqual([]);
+    expect(await listFinalGradesOf(svc.store, 'other-course', page)).toEqual([]);
   });
 });
 
