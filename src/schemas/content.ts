@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { Description, HttpUrl, Id, MAX_INT, Objective, Objectives, orNull, Points, Position, Provenance, Timestamp, TimestampInput, Title } from './common.js';
+import { HttpUrl, Id, MAX_INT, orNull, Points, Position, Provenance, Timestamp, TimestampInput, Title } from './common.js';
+import { Status } from './courses.js';
 
 const Text = z.string().max(20_000);
 const NonBlank = Text.refine((v) => v.trim().length > 0, { message: 'must not be blank' });
@@ -79,59 +80,6 @@ export const StoredBlock: z.ZodType<StoredBlockValue> = blockUnion(BlockMeta.sha
 
 /** A stored block: its meta fields and its content fields (one variant). */
 export type StoredBlockValue = z.infer<typeof BlockMeta> & BlockContentValue;
-
-// --- courses and modules -------------------------------------------------------------
-
-export const TutorDefaults = z.strictObject({ lesson: z.enum(['off', 'on']), assignment: z.enum(['off', 'on']) });
-export const Status = z.enum(['draft', 'published']);
-
-export const Course = z
-  .object({
-    id: Id,
-    title: z.string(),
-    description: z.string(),
-    status: Status,
-    publishedAt: Timestamp.nullable(),
-    objectives: z.array(z.string()),
-    rubricId: Id,
-    templateId: Id.nullable(),
-    accessFloor: z.number().nullable().openapi({ description: "The template's accessFloor copied when the course was made from it" }),
-    tutorDefaults: TutorDefaults,
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi('Course');
-
-export const CourseCreate = z.strictObject({
-  id: Id.optional(),
-  title: Title,
-  description: Description.default(''),
-  objectives: Objectives.default([]),
-  rubricId: Id.optional(),
-  tutorDefaults: TutorDefaults.default({ lesson: 'off', assignment: 'off' }),
-});
-
-export const CourseUpdate = z.strictObject({
-  title: Title.optional(),
-  description: Description.optional(),
-  objectives: Objectives.optional(),
-  rubricId: Id.optional(),
-  tutorDefaults: TutorDefaults.optional(),
-});
-
-export const Module = z.object({ id: Id, courseId: Id, title: z.string(), objective: z.string(), position: Position, status: Status }).openapi('Module');
-
-export const ModuleCreate = z.strictObject({
-  title: Title,
-  objective: Objective.default(''),
-  position: Position.optional(),
-});
-
-export const ModuleUpdate = z.strictObject({
-  title: Title.optional(),
-  objective: Objective.optional(),
-  position: Position.optional(),
-});
 
 // --- lessons -------------------------------------------------------------------------
 
@@ -285,8 +233,6 @@ export const GradeInput = z.strictObject({
 });
 
 // --- the one type per resource, inferred from its schema -------------------------------
-export type CourseValue = z.infer<typeof Course>;
-export type ModuleValue = z.infer<typeof Module>;
 export type LessonValue = z.infer<typeof Lesson>;
 export type AssignmentValue = z.infer<typeof Assignment>;
 /** An assignment as its own row holds it: everything but the instruction blocks. */

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Description, Id, Objective, Objectives, orNull, Points, Provenance, TimestampInput, Title } from './common.js';
-import { AiState, BlockContent, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
+import { AiState, BlockContent, blockUnion, Minutes, Origin, Rubric, SubmissionType } from './content.js';
+import { Status, TutorDefaults } from './courses.js';
 import { GradebookSetup } from './gradebook.js';
 
 // The file's parts are named components, so the OpenAPI document describes them once and the

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Description, Id, MAX_INT, Objective, Objectives, orNull, PersonName, Points, Position, Provenance, TimestampInput, Title } from './common.js';
-import { AiState, blockUnion, Minutes, Origin, Rubric, Status, SubmissionType, TutorDefaults } from './content.js';
+import { AiState, blockUnion, Minutes, Origin, Rubric, SubmissionType } from './content.js';
+import { Status, TutorDefaults } from './courses.js';
 import { FinalGradeHistoryEntry, FinalGradeRecord } from './final-grades.js';
 import { GradebookSetup } from './gradebook.js';
 import { CourseRole, ScopeSchema } from './people.js';

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Description, Id, MAX_INT, Objective, Timestamp, Title } from './common.js';
-import { BlockContent, Minutes, TutorDefaults } from './content.js';
+import { BlockContent, Minutes } from './content.js';
+import { TutorDefaults } from './courses.js';
 
 export const TemplateOwner = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('institution') }),

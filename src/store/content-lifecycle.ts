@@ -6,7 +6,8 @@
  */
 import { type AssignmentStanding, lostWorkMessage, studentWorkLost } from '../domain/content/student-work.js';
 import { AppError, notFound } from '../errors.js';
-import type { CourseValue, LessonValue, ModuleValue } from '../schemas/content.js';
+import type { LessonValue } from '../schemas/content.js';
+import type { CourseValue, ModuleValue } from '../schemas/courses.js';
 import { getAssignmentRow, updateAssignmentRow } from './assignments.js';
 import { deleteModule, getCourse, getModule, updateCourse, updateModule } from './courses.js';
 import type { Store } from './db.js';

@@ -1,7 +1,7 @@
 import { courseRubricProblems } from '../domain/content/course-rules.js';
 import { defaultGradebookSetup } from '../domain/grading/defaults.js';
 import { AppError, invalid } from '../errors.js';
-import type { CourseValue, ModuleValue } from '../schemas/content.js';
+import type { CourseValue, ModuleValue } from '../schemas/courses.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
 import { putGradebookSetup } from './gradebook-setups.js';

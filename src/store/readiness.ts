@@ -2,7 +2,8 @@
 
 import { assertPublishable, computeReadiness, DEFAULT_RUBRIC, type ReadinessReport, type Rubric } from '../domain/readiness/index.js';
 import { AppError, notFound } from '../errors.js';
-import type { AssignmentValue, CourseValue, LessonValue, StoredBlockValue } from '../schemas/content.js';
+import type { AssignmentValue, LessonValue, StoredBlockValue } from '../schemas/content.js';
+import type { CourseValue } from '../schemas/courses.js';
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
 import { getCourse, listModules } from './courses.js';
 import type { Store } from './db.js';

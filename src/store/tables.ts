@@ -6,8 +6,9 @@
  */
 
 import type { GradeSubmission } from '../domain/grading/types.js';
-import type { AssignmentRowValue, BlockContentValue, CourseValue, LessonValue, ModuleValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
+import type { AssignmentRowValue, BlockContentValue, LessonValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
 import type { SyncMarkValue } from '../schemas/course-content.js';
+import type { CourseValue, ModuleValue } from '../schemas/courses.js';
 import type { FinalGradeHistoryValue, FinalGradeValue } from '../schemas/final-grades.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { ApiTokenValue, EnrollmentValue, ReportingLineValue, UserValue } from '../schemas/people.js';

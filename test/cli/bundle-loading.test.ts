@@ -80,6 +80,10 @@ describe('a cold start of the bundle', () => {
     // The prompts' checks (and the gradebook and template schemas they use) wait for a prompt.
     expect(run.src).not.toContain('src/cli/prompt.ts');
     expect(run.src).not.toContain('src/schemas/gradebook.ts');
+    // Courses and modules have their own schemas: the rest of the content's (blocks, lessons,
+    // assignments, rubrics, submissions; about 5 ms to construct) are not built for a list.
+    expect(run.src).toContain('src/schemas/courses.ts');
+    expect(run.src).not.toContain('src/schemas/content.ts');
     // A read makes no id and hashes nothing: Node's crypto modules (about 4 ms to load) stay
     // unloaded; so does child_process, which commander would load for executable subcommands.
     expect(run.builtins).not.toContain('node:crypto');

@@ -5,7 +5,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import { Id } from '../../schemas/common.js';
-import { Course, Lesson, Module } from '../../schemas/content.js';
+import { Lesson } from '../../schemas/content.js';
+import { Course, Module } from '../../schemas/courses.js';
 import { removeAssignment, removeLesson, removeModule, setModuleStatus, unpublishCourse, unpublishLesson } from '../../store/content-lifecycle.js';
 import { defineOperation, type RouteModule } from '../define.js';
 

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { notFound } from '../../errors.js';
 import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
-import { Course, CourseCreate, CourseUpdate, Module, ModuleCreate, ModuleUpdate } from '../../schemas/content.js';
+import { Course, CourseCreate, CourseUpdate, Module, ModuleCreate, ModuleUpdate } from '../../schemas/courses.js';
 import { changeCourse, createCourse, getCourse, getModule, insertModule, listCourses, listModules, updateModule } from '../../store/courses.js';
 import { defineOperation, type RouteModule } from '../define.js';
 

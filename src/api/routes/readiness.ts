@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { DEFAULT_RUBRIC, type Rubric, rubricProblems } from '../../domain/readiness/index.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id, orNull, Provenance } from '../../schemas/common.js';
-import { Course } from '../../schemas/content.js';
+import { Course } from '../../schemas/courses.js';
 import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../../schemas/readiness.js';
 import { updateCourse } from '../../store/courses.js';
 import {

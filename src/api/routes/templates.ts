@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { placeModules } from '../../domain/templates/templates.js';
 import { AppError, notFound } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
-import { Course } from '../../schemas/content.js';
+import { Course } from '../../schemas/courses.js';
 import type { TemplateValue } from '../../schemas/templates.js';
 import { Template, TemplateCreate, TemplateUpdate } from '../../schemas/templates.js';
 import { insertBlock } from '../../store/blocks.js';
