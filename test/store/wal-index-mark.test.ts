@@ -1,4 +1,4 @@
-// The SQLite store's mark of other connections' commits (sqlite-dialect.ts otherCommits): read
+// The SQLite store's mark of other connections' commits (wal-index-mark.ts otherCommits): read
 // from the WAL index header, one pread, instead of PRAGMA data_version's read transaction.
 // It must move after every commit another connection makes (a CLI call, a second serve, any
 // program), and stay put while they only read, or serve's read cache would answer stale
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { otherCommits } from '../../src/store/sqlite-dialect.js';
+import { otherCommits } from '../../src/store/wal-index-mark.js';
 
 const dirs: string[] = [];
 const open: Database.Database[] = [];
