@@ -73,6 +73,23 @@ function byPlace(problems: Problem[]): Problem[] {
   });
 }
 
+/**
+ * Each of the course's assignments' points, by id (what the file's Points Possible row is
+ * checked against); null when the caller may import grades but not read the course's
+ * content (a token scoped to the gradebook), which leaves the row unchecked, as it is
+ * unimported, with a note.
+ */
+async function coursePoints(ctx: CommandContext, courseId: string): Promise<Map<string, number> | null> {
+  try {
+    const { data } = await ctx.client.request<{ id: string; points: number }[]>('GET', `/courses/${seg(courseId)}/assignments`);
+    return new Map(data.map((a) => [a.id, a.points]));
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'forbidden') throw err;
+    ctx.note(`note: the Points Possible row was not checked (${err.message}); it is not imported either way`);
+    return null;
+  }
+}
+
 /** The plan (a dry run); problems of the file and of the API's checks are reported together. */
 async function planImport(ctx: CommandContext, path: string, body: object, fileProblems: Problem[], file: string): Promise<ApiResponse<Result>> {
   let apiProblems: Problem[] = [];
@@ -102,12 +119,13 @@ export const gradebookImportCommands = defineCommands([
     ],
     help:
       'Item columns are headed "<title> (<id>)" and rows keyed by "Student ID", as the export writes them; other columns are ignored.\n' +
+      "The Points Possible row is not imported: a cell there that no longer says the item's points is refused, so change points with `assignments update`.\n" +
       'A cell changes only where it differs from what the export prints now; a blank cell changes nothing.\n' +
       'A changed score is stored as entered, before any late deduction; work never submitted gets a graded submission.',
     handler: async (ctx, [file], opts): Promise<CommandResult> => {
       const courseId = await ctx.parent('course');
       // The CSV reader (csv-parse) loads with this command only, not with the rest of the gradebook group.
-      const { readGradesSheet } = await import('../domain/grading/import-csv.js');
+      const { pointsPossibleProblems, readGradesSheet } = await import('../domain/grading/import-csv.js');
       const sheet = readGradesSheet(await ctx.readText(file!));
       const fileLevel = sheet.problems.filter((p) => p.path === '(file)');
       if (sheet.items.length === 0 && fileLevel.length === 0) {
@@ -115,7 +133,9 @@ export const gradebookImportCommands = defineCommands([
       }
       const path = `/courses/${seg(courseId)}/gradebook/import`;
       const body = { items: sheet.items, rows: sheet.rows };
-      const response = await planImport(ctx, path, body, sheet.problems, file!);
+      const points = sheet.pointsPossible === null ? null : await coursePoints(ctx, courseId);
+      const pointsProblems = points === null ? [] : pointsPossibleProblems(sheet, points);
+      const response = await planImport(ctx, path, body, [...sheet.problems, ...pointsProblems], file!);
       const result = response.data;
       if (result.changes.length === 0) {
         ctx.note(`nothing to import: ${summary(result, 'would change')}`);

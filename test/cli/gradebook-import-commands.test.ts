@@ -8,14 +8,15 @@
  * (Summary report, 40) is submitted but not graded (blank); they never did asg_06 (the
  * bonus, 0 points, due 2026-10-12: blank). usr_s02 has 35.5 on asg_02 and 9 on asg_03.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/cli/command.js';
-import { type CliResult, scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, cliStore } from '../helpers/cli-store.js';
+import { startServer } from '../../src/serve/server.js';
+import { type CliResult, runCli, scriptedPrompter } from '../helpers/cli.js';
+import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
 
 const MISSING_COURSE =
   "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
@@ -168,6 +169,62 @@ describe('gradebook import', () => {
       ].join('\n'),
     );
     expect(await cell(s, 'usr_s01', 'asg_01')).toBe('7');
+  });
+
+  it('a Points Possible cell changed in the spreadsheet is refused at its place, with the points and the fix (exit 3); nothing is written', async () => {
+    const s = await newStore();
+    const records = parse(edited(await s.ok(['gradebook', 'export', '--course', COURSE]), [['usr_s01', 'asg_01', '9']])) as string[][];
+    expect(records[1]![0]).toBe('Points Possible');
+    const column = records[0]!.findIndex((h) => h.endsWith('(asg_02)'));
+    records[1]![column] = '50'; // the project, worth 40, "made" 50 in the spreadsheet
+    writeFileSync(join(s.dir, 'points.csv'), stringify(records, { record_delimiter: 'windows' }));
+    expectError(
+      await s.run(['gradebook', 'import', 'points.csv', '--course', COURSE, '--yes'], { cwd: s.dir }),
+      3,
+      [
+        'error (invalid): 1 problem in points.csv; nothing was written.',
+        '  items[4]: row 2, column G: Points Possible says 50, but asg_02 is worth 40; the import changes scores, not points. Put 40 back, or change the points first (coursebook assignments update asg_02 --points N) and export again',
+        '',
+      ].join('\n'),
+    );
+    expect(await cell(s, 'usr_s01', 'asg_01')).toBe('7');
+  });
+
+  it('a token scoped to the gradebook alone (no content:read) still imports: the Points Possible row goes unchecked, with a note', async () => {
+    const demo = JSON.parse(readFileSync(DEMO_DATASET, 'utf8')) as { tokens: object[] };
+    demo.tokens.push({
+      id: 'tok_grades_only',
+      token: 'grades-only-token',
+      userId: 'usr_instructor',
+      scopes: ['gradebook:read', 'gradebook:write'],
+      name: 'grades',
+    });
+    const server = await startServer({
+      db: ':memory:',
+      seed: { name: 'grades-only.json', text: JSON.stringify(demo) },
+      host: '127.0.0.1',
+      port: 0,
+      deterministic: false,
+      allowReset: false,
+      allowAdmin: false,
+      rateLimit: 'off',
+      maxBody: 1024 * 1024,
+      log: 'off',
+      stderr: { write: () => true },
+    });
+    try {
+      const s = await newStore();
+      const remote = ['--base-url', server.url, '--token', 'grades-only-token'];
+      // The local store holds the same demo data: its export is the service's.
+      writeFileSync(join(s.dir, 'scoped.csv'), edited(await s.ok(['gradebook', 'export', '--course', COURSE]), [['usr_s01', 'asg_05', '36']]));
+      const res = await runCli([...remote, 'gradebook', 'import', 'scoped.csv', '--course', COURSE, '--yes'], { cwd: s.dir });
+      expect(res.code).toBe(0);
+      expect(res.stderr).toMatch(
+        /^note: the Points Possible row was not checked \(.+\); it is not imported either way\n1 score changed, \d+ unchanged, \d+ blank\n$/,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('a negative score is listed at its place; --json prints the envelope', async () => {

@@ -1,10 +1,12 @@
 /**
  * Reading grades back from a spreadsheet (issue #13): the export's own layout. Header
- * `<title> (<id>)` columns are items, `Student ID` keys the rows, the `Points Possible`
- * row and every other column (names, the computed percents and letters) are ignored. The
- * result is the body of POST .../gradebook/import: item columns, one row per student,
- * each cell a number or null (blank), with problems the file alone shows (a cell that is
- * not a number, a row with scores but no student id). Pure: text in, data out.
+ * `<title> (<id>)` columns are items, `Student ID` keys the rows, and every other column
+ * (names, the computed percents and letters) is ignored. The `Points Possible` row is not
+ * imported, but it is kept: an item's points edited there would otherwise be dropped
+ * without a word (pointsPossibleProblems). The result is the body of POST
+ * .../gradebook/import: item columns, one row per student, each cell a number or null
+ * (blank), with problems the file alone shows (a cell that is not a number, a row with
+ * scores but no student id). Pure: text in, data out.
  */
 import { parse } from 'csv-parse/sync';
 import type { Problem } from '../../errors.js';
@@ -16,6 +18,8 @@ export interface GradesSheet {
   rows: { studentId: string; row: number; scores: (number | null)[] }[];
   /** Problems of the file itself, with paths into `items`/`rows` (or `(file)`). */
   problems: Problem[];
+  /** The `Points Possible` row, when the file has one: its 1-based row, and its cell under each item column. */
+  pointsPossible: { row: number; cells: string[] } | null;
 }
 
 /** Spreadsheet column letters: 1 -> A, 26 -> Z, 27 -> AA. */
@@ -60,7 +64,7 @@ export function readGradesSheet(text: string): GradesSheet {
   try {
     records = parse(text, { bom: true, relax_column_count: true }) as string[][];
   } catch (err) {
-    return { items: [], rows: [], problems: [{ path: '(file)', message: `not readable as CSV: ${(err as Error).message}` }] };
+    return { items: [], rows: [], problems: [{ path: '(file)', message: `not readable as CSV: ${(err as Error).message}` }], pointsPossible: null };
   }
   const problems: Problem[] = [];
   const header = (records[0] ?? []).map(unescapeText);
@@ -71,6 +75,7 @@ export function readGradesSheet(text: string): GradesSheet {
       items: [],
       rows: [],
       problems: [{ path: '(file)', message: 'row 1 has no "Student ID" column: the first row must be the header of a gradebook export' }],
+      pointsPossible: null,
     };
   }
   const itemCols: number[] = [];
@@ -82,11 +87,15 @@ export function readGradesSheet(text: string): GradesSheet {
     items.push({ itemId, column: c + 1 });
   });
   const rows: GradesSheet['rows'] = [];
+  let pointsPossible: GradesSheet['pointsPossible'] = null;
   for (let r = 1; r < records.length; r++) {
     const cells = records[r]!;
     const cell = (c: number) => cells[c] ?? '';
     const studentId = unescapeText(cell(idColumn)).trim();
-    if (studentId === '' && nameColumn >= 0 && unescapeText(cell(nameColumn)).trim() === 'Points Possible') continue;
+    if (studentId === '' && nameColumn >= 0 && unescapeText(cell(nameColumn)).trim() === 'Points Possible') {
+      pointsPossible ??= { row: r + 1, cells: itemCols.map(cell) };
+      continue;
+    }
     const raw = itemCols.map(cell);
     if (studentId === '') {
       if (raw.some((v) => v.trim() !== '')) problems.push({ path: '(file)', message: `row ${r + 1} has scores but no Student ID` });
@@ -104,5 +113,30 @@ export function readGradesSheet(text: string): GradesSheet {
     });
     rows.push({ studentId, row: r + 1, scores });
   }
-  return { items, rows, problems };
+  return { items, rows, problems, pointsPossible };
+}
+
+/**
+ * The import takes scores, never an item's points: a `Points Possible` cell that no longer
+ * says the item's points (edited in the spreadsheet, expecting the points to change) is a
+ * problem of the file, so nothing is imported on a wrong assumption. A blank cell claims
+ * nothing; an item the course does not have is the API's to refuse.
+ */
+export function pointsPossibleProblems(sheet: GradesSheet, pointsOf: ReadonlyMap<string, number>): Problem[] {
+  const row = sheet.pointsPossible;
+  if (row === null) return [];
+  const problems: Problem[] = [];
+  sheet.items.forEach(({ itemId, column }, j) => {
+    const points = pointsOf.get(itemId);
+    const parsed = parseScoreCell(row.cells[j] ?? '');
+    if (points === undefined || ('score' in parsed && (parsed.score === null || parsed.score === points))) return;
+    const said = 'score' in parsed ? String(parsed.score) : JSON.stringify(parsed.notANumber);
+    problems.push({
+      path: `items[${j}]`,
+      message:
+        `${cellPlace(row.row, column)}: Points Possible says ${said}, but ${itemId} is worth ${points}; the import changes scores, not points. ` +
+        `Put ${points} back, or change the points first (coursebook assignments update ${itemId} --points N) and export again`,
+    });
+  });
+  return problems;
 }

@@ -3,7 +3,7 @@
  * layout in, item columns, student rows and problems out; then which cells change.
  */
 import { describe, expect, it } from 'vitest';
-import { cellPlace, columnName, itemIdOfHeader, parseScoreCell, readGradesSheet } from '../../../src/domain/grading/import-csv.js';
+import { cellPlace, columnName, itemIdOfHeader, parseScoreCell, pointsPossibleProblems, readGradesSheet } from '../../../src/domain/grading/import-csv.js';
 import { type ImportFacts, planGradesImport } from '../../../src/domain/grading/import-plan.js';
 
 describe('columnName and cellPlace', () => {
@@ -46,7 +46,7 @@ describe('itemIdOfHeader', () => {
 describe('readGradesSheet', () => {
   const HEADER = 'Student,Student ID,Quiz 1 (a1),"Essay, part ""one"" (a3)",Quizzes %,Notes,Calculated %,Final %,Final Letter';
 
-  it('reads the export layout: item columns, one row per student; the Points Possible row and other columns are ignored', () => {
+  it('reads the export layout: item columns, one row per student; the Points Possible row is kept aside and other columns are ignored', () => {
     const csv = `\uFEFF${HEADER}\r\nPoints Possible,,10,50,,,,,\r\nSam,stu1,8,41.5,80.0,late,80.0,80.0,B-\r\n'=Bob,'-stu2,,7,,,,,\r\n`;
     expect(readGradesSheet(csv)).toEqual({
       items: [
@@ -58,6 +58,7 @@ describe('readGradesSheet', () => {
         { studentId: '-stu2', row: 4, scores: [null, 7] },
       ],
       problems: [],
+      pointsPossible: { row: 2, cells: ['10', '50'] },
     });
   });
 
@@ -73,6 +74,7 @@ describe('readGradesSheet', () => {
         { studentId: 'stu2', row: 4, scores: [null, null] },
       ],
       problems: [],
+      pointsPossible: null,
     });
   });
 
@@ -147,5 +149,41 @@ describe('planGradesImport', () => {
   it('a score past 2^53 is too large', () => {
     const plan = planGradesImport({ items, rows: [{ studentId: 'stu1', row: 3, scores: [1e16, null] }] }, facts);
     expect(plan.problems).toEqual([{ path: 'rows[0].scores[0]', message: 'row 3, column C: 10000000000000000 is too large' }]);
+  });
+});
+
+describe('pointsPossibleProblems', () => {
+  const HEADER = 'Student,Student ID,Quiz 1 (a1),Essay (a3),Bonus (a9),Final %';
+  const sheetWith = (pointsRow: string) => readGradesSheet(`${HEADER}\r\n${pointsRow}\r\nSam,stu1,8,41.5,,80.0\r\n`);
+  const POINTS = new Map([
+    ['a1', 10],
+    ['a3', 2.5],
+    ['a9', 0],
+  ]);
+
+  it("a row that says each item's points (written any way a spreadsheet writes a number), or leaves a cell blank, is no problem", () => {
+    expect(pointsPossibleProblems(sheetWith('Points Possible,,10.00,2.50,,'), POINTS)).toEqual([]);
+    expect(pointsPossibleProblems(sheetWith('Points Possible,,10,2.5,0,'), POINTS)).toEqual([]);
+    // No such row at all: nothing to check.
+    expect(pointsPossibleProblems(readGradesSheet(`${HEADER}\r\nSam,stu1,8,41.5,,80.0\r\n`), POINTS)).toEqual([]);
+  });
+
+  it('a changed or unreadable cell is a problem at its row and column that names the item, its points and the fix', () => {
+    expect(pointsPossibleProblems(sheetWith('Points Possible,,11,2.5,five,'), POINTS)).toEqual([
+      {
+        path: 'items[0]',
+        message:
+          'row 2, column C: Points Possible says 11, but a1 is worth 10; the import changes scores, not points. Put 10 back, or change the points first (coursebook assignments update a1 --points N) and export again',
+      },
+      {
+        path: 'items[2]',
+        message:
+          'row 2, column E: Points Possible says "five", but a9 is worth 0; the import changes scores, not points. Put 0 back, or change the points first (coursebook assignments update a9 --points N) and export again',
+      },
+    ]);
+  });
+
+  it("an item the course does not have is left to the API's check", () => {
+    expect(pointsPossibleProblems(sheetWith('Points Possible,,10,99,0,'), new Map([['a1', 10]]))).toEqual([]);
   });
 });
