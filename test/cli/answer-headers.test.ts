@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/serve/server.js';
 import { ROOT } from '../helpers/cli.js';
+import { inProcessServeOptions } from '../helpers/serve.js';
 
 const DEMO = join(ROOT, 'data/demo.json');
 const INSTRUCTOR = { authorization: 'Bearer demo-instructor-token' };
@@ -17,19 +18,7 @@ const FINAL = '/api/v1/courses/crs_data101/gradebook/students/usr_s07/final';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({
-    db: ':memory:',
-    seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') },
-    host: '127.0.0.1',
-    port: 0,
-    deterministic: false,
-    allowReset: false,
-    allowAdmin: false,
-    rateLimit: '6000/min',
-    maxBody: 1024 * 1024,
-    log: 'off',
-    stderr: { write: () => true },
-  });
+  server = await startServer(inProcessServeOptions({ seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') }, rateLimit: '6000/min' }));
 });
 afterAll(async () => {
   await server?.close();

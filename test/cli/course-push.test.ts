@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/serve/server.js';
 import { runCli, scriptedPrompter } from '../helpers/cli.js';
 import { cliStore } from '../helpers/cli-store.js';
+import { inProcessServeOptions } from '../helpers/serve.js';
 import { authorOffline, cleanupStores, EDIT_TREE, editOffline, HUB, trackStore, twoStores, withoutRevision } from '../helpers/two-stores.js';
 
 afterEach(cleanupStores);
@@ -231,19 +232,7 @@ describe('courses push', () => {
 
   it('over HTTP to a service (--base-url/--token), and between a service and a store file', async () => {
     const s = await twoStores();
-    const server = await startServer({
-      db: ':memory:',
-      seed: { name: 'hub.json', text: JSON.stringify(HUB) },
-      host: '127.0.0.1',
-      port: 0,
-      deterministic: false,
-      allowReset: false,
-      allowAdmin: false,
-      rateLimit: 'off',
-      maxBody: 1024 * 1024,
-      log: 'off',
-      stderr: { write: () => true },
-    });
+    const server = await startServer(inProcessServeOptions({ seed: { name: 'hub.json', text: JSON.stringify(HUB) } }));
     try {
       await authorOffline(s);
       const http = ['--base-url', server.url, '--token', 'tok-admin'];

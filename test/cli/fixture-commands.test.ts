@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/serve/server.js';
 import { ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { inProcessServeOptions } from '../helpers/serve.js';
 
 const DEMO = join(ROOT, 'data/demo.json');
 const home = tempHome();
@@ -15,18 +16,7 @@ let server: RunningServer;
 let plain: RunningServer;
 
 const start = (allowAdmin: boolean) =>
-  startServer({
-    db: ':memory:',
-    seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') },
-    host: '127.0.0.1',
-    port: 0,
-    deterministic: true,
-    allowAdmin,
-    maxBody: 1024 * 1024,
-    log: 'off',
-    stderr: { write: () => true },
-    sleep: async () => {},
-  });
+  startServer(inProcessServeOptions({ seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') }, deterministic: true, allowAdmin, sleep: async () => {} }));
 
 beforeAll(async () => {
   server = await start(true);

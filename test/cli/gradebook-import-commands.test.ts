@@ -17,6 +17,7 @@ import type { Prompter } from '../../src/cli/command.js';
 import { startServer } from '../../src/serve/server.js';
 import { type CliResult, runCli, scriptedPrompter } from '../helpers/cli.js';
 import { type CliStore, cliStore, DEMO_DATASET } from '../helpers/cli-store.js';
+import { inProcessServeOptions } from '../helpers/serve.js';
 
 const MISSING_COURSE =
   "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
@@ -199,19 +200,7 @@ describe('gradebook import', () => {
       scopes: ['gradebook:read', 'gradebook:write'],
       name: 'grades',
     });
-    const server = await startServer({
-      db: ':memory:',
-      seed: { name: 'grades-only.json', text: JSON.stringify(demo) },
-      host: '127.0.0.1',
-      port: 0,
-      deterministic: false,
-      allowReset: false,
-      allowAdmin: false,
-      rateLimit: 'off',
-      maxBody: 1024 * 1024,
-      log: 'off',
-      stderr: { write: () => true },
-    });
+    const server = await startServer(inProcessServeOptions({ seed: { name: 'grades-only.json', text: JSON.stringify(demo) } }));
     try {
       const s = await newStore();
       const remote = ['--base-url', server.url, '--token', 'grades-only-token'];

@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from '../../src/serve/server.js';
 import type { ServeOptions } from '../../src/serve/service.js';
 import { ROOT, runCli, tempHome } from '../helpers/cli.js';
 import { openSocket, parseResponse, rawExchange, readUntilClosed } from '../helpers/raw-http.js';
-import { startServe } from '../helpers/serve.js';
+import { inProcessServeOptions, startServe } from '../helpers/serve.js';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
@@ -24,20 +24,7 @@ const FINAL = '/api/v1/courses/crs_data101/gradebook/students/usr_s07/final';
 
 function options(over: Partial<ServeOptions> = {}): ServeOptions & { err(): string } {
   let err = '';
-  return {
-    db: ':memory:',
-    host: '127.0.0.1',
-    port: 0,
-    deterministic: false,
-    allowReset: false,
-    allowAdmin: false,
-    rateLimit: 'off',
-    maxBody: 1024 * 1024,
-    log: 'off',
-    stderr: { write: (s: string) => (err += s) },
-    err: () => err,
-    ...over,
-  };
+  return { ...inProcessServeOptions({ stderr: { write: (s: string) => (err += s) }, ...over }), err: () => err };
 }
 const seedOf = (file = DEMO) => ({ name: file, text: readFileSync(file, 'utf8') });
 

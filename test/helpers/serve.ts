@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { ServeOptions } from '../../src/serve/service.js';
 import { BIN, ROOT } from './cli.js';
 
 export interface Served {
@@ -48,4 +49,24 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
       });
     });
   });
+}
+
+/**
+ * Options for `startServer` in the test's own process: a throwaway store on 127.0.0.1, a
+ * free port, no fixture routes, no rate limit, no log, stderr dropped; `over` changes any.
+ */
+export function inProcessServeOptions(over: Partial<ServeOptions> = {}): ServeOptions {
+  return {
+    db: ':memory:',
+    host: '127.0.0.1',
+    port: 0,
+    deterministic: false,
+    allowReset: false,
+    allowAdmin: false,
+    rateLimit: 'off',
+    maxBody: 1024 * 1024,
+    log: 'off',
+    stderr: { write: () => true },
+    ...over,
+  };
 }
