@@ -205,6 +205,18 @@ function withoutCredentials(location: string, flag: string): string {
 }
 
 /**
+ * What to do when --to/--from names no profile. A store file's path or a service's URL is
+ * what people try first; the flag takes a profile, so the hint says how to make one of it.
+ */
+function profileHint(name: string): string {
+  if (/^https?:\/\//i.test(name))
+    return `: it takes a profile; make one of the service with coursebook config set baseUrl ${name} --name NAME (and config set token ... --name NAME), or give --base-url and --token instead`;
+  if (/^postgres(ql)?:\/\//i.test(name) || /[\\/]|\.(db|sqlite3?)$/i.test(name))
+    return `: it takes a profile; make one of the store with coursebook config set db ${name} --name NAME`;
+  return ' (see coursebook config list)';
+}
+
+/**
  * The two ends of `courses push|pull|diff`. With `--to/--from PROFILE`, the remote is that
  * profile's back end and this end is the usual one (so a push may go from one service to
  * another, or from a service to a store file). Without it, the remote is the service that
@@ -216,7 +228,7 @@ export function resolveSyncEnds(g: GlobalOptions, env: Env, remoteProfile: strin
   let there: Backend;
   if (remoteProfile !== undefined) {
     const found = readConfig(configPath(env)).profiles[remoteProfile];
-    if (!found) throw new UsageError(`no profile named ${JSON.stringify(remoteProfile)} for ${flag} (see coursebook config list)`);
+    if (!found) throw new UsageError(`no profile named ${JSON.stringify(remoteProfile)} for ${flag}${profileHint(remoteProfile)}`);
     there = profileBackend(found, remoteProfile, flag);
     here = resolveBackend(g, env);
   } else {

@@ -220,6 +220,16 @@ describe('courses push', () => {
     expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'nope'])).stderr).toBe(
       'error: no profile named "nope" for --to (see coursebook config list)\n',
     );
+    // A store file's path or a service's URL, where a profile goes: the hint says how to make one of it.
+    expect(await s.lap(['courses', 'diff', 'crs_stats', '--to', 'other/hub.db'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: no profile named "other/hub.db" for --to: it takes a profile; make one of the store with coursebook config set db other/hub.db --name NAME\n',
+    });
+    expect((await s.lap(['courses', 'pull', 'crs_stats', '--from', 'https://lms.example'])).stderr).toBe(
+      'error: no profile named "https://lms.example" for --from: it takes a profile; make one of the service with coursebook config set baseUrl https://lms.example --name NAME (and config set token ... --name NAME), or give --base-url and --token instead\n',
+    );
     expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'empty'])).stderr).toBe(
       'error: profile "empty" (--to) has neither a baseUrl nor a db; set one with coursebook config set\n',
     );
