@@ -29,17 +29,29 @@ async function control(ctx: CommandContext, method: string, path: string, body?:
   }
 }
 
+/**
+ * A --path pattern as the API takes it. The flag is relative to /api/v1, so `courses/**`
+ * (how a path relative to something is usually written) means `/courses/**`; the API itself
+ * keeps to its one spelling, with the slash.
+ */
+const pathPattern = (pattern: string): string => (pattern.startsWith('/') ? pattern : `/${pattern}`);
+
 /** `?method=..&path=..` from the filter flags that were given. */
 function journalQuery(opts: Record<string, unknown>, withLimit: boolean): string {
   const params = new URLSearchParams();
-  for (const key of ['method', 'path', 'status', ...(withLimit ? ['limit'] : [])]) if (opts[key] !== undefined) params.set(key, String(opts[key]));
+  for (const key of ['method', 'path', 'status', ...(withLimit ? ['limit'] : [])]) {
+    if (opts[key] !== undefined) params.set(key, key === 'path' ? pathPattern(String(opts[key])) : String(opts[key]));
+  }
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
 
 const FILTERS = [
   { flags: '--method <method>', description: 'only this HTTP method' },
-  { flags: '--path <pattern>', description: 'only paths matching: * within a segment, ** across, {name} one segment (relative to /api/v1)' },
+  {
+    flags: '--path <pattern>',
+    description: 'only paths matching: * within a segment, ** across, {name} one segment (relative to /api/v1, the leading / optional)',
+  },
   { flags: '--status <status>', description: 'only this status (404) or class (4xx)' },
 ];
 
@@ -111,7 +123,10 @@ export const fixtureCommands: CommandDef[] = defineCommands([
     aliases: ['add'],
     description: 'Add a fault rule: matching requests are delayed, answered with an error, or dropped (the newest rule wins)',
     options: [
-      { flags: '--path <pattern>', description: 'the paths it applies to: * within a segment, ** across, {name} one segment (relative to /api/v1)' },
+      {
+        flags: '--path <pattern>',
+        description: 'the paths it applies to: * within a segment, ** across, {name} one segment (relative to /api/v1, the leading / optional)',
+      },
       { flags: '--method <method>', description: 'only this HTTP method (default: any)' },
       { flags: '--status <status>', description: 'answer with this status (400..599) and the error envelope' },
       { flags: '--code <code>', description: "the envelope's error code (default: the code of the status; internal for 5xx)" },
@@ -121,7 +136,8 @@ export const fixtureCommands: CommandDef[] = defineCommands([
       { flags: '--times <n>', description: 'stop after this many matches (default: always)' },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
-      const path = await ctx.require(opts.path as string | undefined, '--path', 'Path pattern (e.g. /courses/**)?', 'pathPattern');
+      const given = opts.path === undefined ? undefined : pathPattern(String(opts.path));
+      const path = await ctx.require(given, '--path', 'Path pattern (e.g. /courses/**)?', 'pathPattern');
       const body: Record<string, unknown> = { path };
       if (opts.method !== undefined) body.method = opts.method;
       if (opts.status !== undefined) body.status = numberOption(opts.status, '--status');

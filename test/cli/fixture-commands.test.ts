@@ -102,12 +102,14 @@ describe('fixture requests count', () => {
     expect(await fixture(['requests', 'count', '--method', 'POST', '--path', '/certificates'])).toMatchObject({ code: 0, stdout: '1\n' });
     expect((await fixture(['requests', 'count', '--status', '201', '--json'])).stdout).toBe('{"count":1}\n');
     expect((await fixture(['requests', 'count'])).stdout).toBe('2\n');
+    // --path is relative to /api/v1: written without its leading slash, it means the same.
+    expect(await fixture(['requests', 'count', '--method', 'POST', '--path', 'certificates'])).toMatchObject({ code: 0, stdout: '1\n' });
   });
 
   it('a path that is not a pattern is invalid (exit 3)', async () => {
-    const res = await fixture(['requests', 'count', '--path', 'certificates']);
+    const res = await fixture(['requests', 'count', '--path', '/certificates?status=1']);
     expect(res.code).toBe(3);
-    expect(res.stderr).toMatch(/^error \(invalid\): path: must be a path pattern starting with \//);
+    expect(res.stderr).toMatch(/^error \(invalid\): path: must be a path pattern starting with \/ \(no query string\)/);
   });
 });
 
@@ -145,6 +147,12 @@ describe('fixture faults create', () => {
     expect(faulted.code).toBe(1);
     expect(faulted.stderr).toMatch(/^error: the service answered 503: Injected fault/);
     expect((await api(issue)).code).toBe(0); // the rule was good for one request
+  });
+
+  it('a --path without its leading slash is the same pattern (relative to /api/v1)', async () => {
+    const added = await fixture(['faults', 'create', '--path', 'courses/*/assignments', '--status', '503', '--times', '1', '--json']);
+    expect(JSON.parse(added.stdout)).toMatchObject({ path: '/courses/*/assignments', status: 503 });
+    expect((await api(['assignments', 'list', '--course', 'crs_data101'])).stderr).toMatch(/^error: the service answered 503: Injected fault/);
   });
 
   it('a rule without an effect, or --status that is not a number, is refused (exit 3, exit 2)', async () => {
