@@ -1,4 +1,4 @@
-import type { AppError } from '../errors.js';
+import { AppError, type Problem } from '../errors.js';
 import { UsageError } from './command.js';
 
 /**
@@ -14,6 +14,24 @@ export function errorLines(err: AppError | UsageError): string[] {
     if (!restated) for (const p of problems) lines.push(`  ${p.path as string}: ${String(p.message)}`);
   }
   return lines;
+}
+
+/**
+ * An `invalid` answer restated in the command's flags. When the body was built from flags
+ * and `flagOf` names one for every problem's path, each problem is shown under its flag
+ * (`--level: is required`), so what to fix is what to type. Any other error, or a list
+ * with a problem no flag made, is returned as it is.
+ */
+export function problemsByFlag(err: unknown, flagOf: (path: string) => string | undefined): unknown {
+  if (!(err instanceof AppError) || err.code !== 'invalid' || !Array.isArray(err.details)) return err;
+  const named = (err.details as Problem[]).map((p) => ({ flag: flagOf(p.path), message: p.message }));
+  if (named.length === 0 || !named.every((p) => p.flag !== undefined)) return err;
+  const restated = named.map((p) => ({ path: p.flag!, message: p.message }));
+  return new AppError(
+    'invalid',
+    restated.length === 1 ? `${restated[0]!.path}: ${restated[0]!.message}` : `${restated.length} problems: ${restated.map((p) => p.path).join(', ')}`,
+    restated,
+  );
 }
 
 const FILE_REASONS: Record<string, string> = {

@@ -4,7 +4,8 @@
  * write), problems named by the flag the user typed, and the setup's parts as text.
  */
 import { type ApiResponse, type CommandContext, seg } from '../cli/command.js';
-import { AppError, type Problem } from '../errors.js';
+import { problemsByFlag } from '../cli/error-text.js';
+import { AppError } from '../errors.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 
 export type Setup = GradebookSetupValue;
@@ -55,19 +56,7 @@ export function explain(err: unknown, basedOn: number, flagOf?: (path: string) =
       err.details,
     );
   }
-  if (err.code === 'invalid' && flagOf && Array.isArray(err.details)) {
-    const problems = err.details as Problem[];
-    const named = problems.map((p) => ({ flag: flagOf(p.path), message: p.message }));
-    if (named.every((p) => p.flag !== undefined)) {
-      const restated = named.map((p) => ({ path: p.flag!, message: p.message }));
-      return new AppError(
-        'invalid',
-        restated.length === 1 ? `${restated[0]!.path}: ${restated[0]!.message}` : `${restated.length} problems: ${restated.map((p) => p.path).join(', ')}`,
-        restated,
-      );
-    }
-  }
-  return err;
+  return flagOf ? problemsByFlag(err, flagOf) : err;
 }
 
 /** A value that may be `none` (a null in the setup): maxPeriods, caps. */

@@ -101,14 +101,20 @@ describe('blocks create', () => {
     expectError(await cb.run(['blocks', 'create', '--lesson', 'les_05', '--file', '-'], { input: 'heading: X' }), 2, /^error: - is not valid JSON: /);
   });
 
-  it('content the block type does not allow is invalid (exit 3), naming the field', async () => {
+  it('content the block type does not allow is invalid (exit 3), naming the flag to fix', async () => {
     const add = (...flags: string[]) => cb.run(['blocks', 'create', '--lesson', 'les_05', ...flags]);
-    expectError(await add('--type', 'heading', '--text', 'X'), 3, 'error (invalid): level: is required\n');
-    expectError(await add('--type', 'heading', '--text', 'X', '--level', '9'), 3, 'error (invalid): level: must be <= 6\n');
-    expectError(await add('--type', 'banner', '--text', 'X'), 3, 'error (invalid): type: is not one of the allowed values\n');
-    expectError(await add('--type', 'link', '--text', 'X', '--url', 'ftp://files.example'), 3, 'error (invalid): url: must be an http or https URL\n');
-    expectError(await add('--type', 'paragraph', '--text', '   '), 3, 'error (invalid): text: must not be blank\n');
-    expectError(await add('--type', 'divider', '--position', '50'), 3, /^error \(invalid\): position: must be between 0 and \d+\n$/);
+    expectError(await add('--type', 'heading', '--text', 'X'), 3, 'error (invalid): --level: is required\n');
+    expectError(await add('--type', 'heading', '--text', 'X', '--level', '9'), 3, 'error (invalid): --level: must be <= 6\n');
+    expectError(await add('--type', 'banner', '--text', 'X'), 3, 'error (invalid): --type: is not one of the allowed values\n');
+    expectError(await add('--type', 'link', '--text', 'X', '--url', 'ftp://files.example'), 3, 'error (invalid): --url: must be an http or https URL\n');
+    expectError(await add('--type', 'paragraph', '--text', '   '), 3, 'error (invalid): --text: must not be blank\n');
+    expectError(await add('--type', 'divider', '--position', '50'), 3, /^error \(invalid\): --position: must be between 0 and \d+\n$/);
+    expectError(await add('--type', 'list', '--item', 'a', '--item', ' ', '--item', 'c'), 3, 'error (invalid): --item (the 2nd): must not be blank\n');
+    expectError(
+      await add('--type', 'embed', '--url', 'ftp://files.example'),
+      3,
+      'error (invalid): 2 problems: --url, --title\n  --url: must be an http or https URL\n  --title: is required\n',
+    );
   });
 
   it('an unknown lesson is not-found (exit 5); a student may not add blocks (exit 4)', async () => {
@@ -203,7 +209,7 @@ describe('blocks update', () => {
 
   it('no content is a usage error (exit 2); content the type does not allow is invalid (exit 3)', async () => {
     expectError(await cb.run(['blocks', 'update', 'blk_019']), 2, 'error: give --file or --type (with its fields)\n');
-    expectError(await cb.run(['blocks', 'update', 'blk_019', '--type', 'heading', '--text', 'X']), 3, 'error (invalid): level: is required\n');
+    expectError(await cb.run(['blocks', 'update', 'blk_019', '--type', 'heading', '--text', 'X']), 3, 'error (invalid): --level: is required\n');
     expectError(
       await cb.run(['blocks', 'update', 'blk_019', '--file', '-'], { input: JSON.stringify({ type: 'paragraph', text: 'X', provenance: PROVENANCE }) }),
       3,
