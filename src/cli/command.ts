@@ -129,6 +129,13 @@ export interface CommandDef {
   aliases?: string[];
   /** Serve and other long-running commands manage their own output and exit. */
   handler: (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<CommandResult>;
+  /**
+   * Body fields set by a flag of another name (`dueAt: '--due'`, `items: '--item'`). With
+   * these and the fields named like their flags (`submissionType`, `--submission-type`), an
+   * `invalid` answer to a body made from flags is shown by flag (cli/error-text.ts
+   * flagOfField).
+   */
+  fieldFlags?: Record<string, string>;
   /** Commands that do not talk to the API (config, serve, health) skip client set-up. */
   noClient?: boolean;
   /** Shown after the options in --help (where to read more). */

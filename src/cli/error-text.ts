@@ -24,14 +24,42 @@ export function errorLines(err: AppError | UsageError): string[] {
  */
 export function problemsByFlag(err: unknown, flagOf: (path: string) => string | undefined): unknown {
   if (!(err instanceof AppError) || err.code !== 'invalid' || !Array.isArray(err.details)) return err;
-  const named = (err.details as Problem[]).map((p) => ({ flag: flagOf(p.path), message: p.message }));
+  const problems = err.details as Problem[];
+  const named = problems.map((p) => ({ flag: flagOf(p.path), message: p.message }));
   if (named.length === 0 || !named.every((p) => p.flag !== undefined)) return err;
   const restated = named.map((p) => ({ path: p.flag!, message: p.message }));
-  return new AppError(
-    'invalid',
-    restated.length === 1 ? `${restated[0]!.path}: ${restated[0]!.message}` : `${restated.length} problems: ${restated.map((p) => p.path).join(', ')}`,
-    restated,
-  );
+  if (restated.length > 1) return new AppError('invalid', `${restated.length} problems: ${restated.map((p) => p.path).join(', ')}`, restated);
+  // One problem: the answer's own sentence about it, where it has one, says more than the
+  // problem's (`letter: "Q" is not a letter of the course's scheme (A, B)`).
+  const [only] = restated as [Problem];
+  const own = `${problems[0]!.path}: `;
+  return new AppError('invalid', err.message.startsWith(own) ? `${only.path}: ${err.message.slice(own.length)}` : `${only.path}: ${only.message}`, restated);
+}
+
+const ordinal = (n: number): string => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  return `${n}${suffix}`;
+};
+
+/**
+ * The flag that set a body field, from a command's flags (`--due <iso>`) and its declared
+ * `fieldFlags`: a field named like its flag (`submissionType`, `--submission-type`), one
+ * declared (`dueAt: '--due'`), a parent's id (`moduleId`, `--module`); `items[1]` is the
+ * 2nd `--item`. Undefined for any other path (a nested field, one no flag sets).
+ */
+export function flagOfField(flags: readonly string[], fieldFlags: Readonly<Record<string, string>> = {}): (path: string) => string | undefined {
+  const given = new Set(flags.flatMap((f) => f.split(/[ ,|]+/).filter((w) => w.startsWith('--'))));
+  return (path) => {
+    const m = /^([A-Za-z][A-Za-z0-9]*)(?:\[(\d+)\])?$/.exec(path);
+    if (!m) return undefined;
+    const [, field, index] = m as unknown as [string, string, string | undefined];
+    const kebab = `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const parent = field.endsWith('Id') ? `--${field.slice(0, -2)}` : undefined;
+    const flag = fieldFlags[field] ?? (given.has(kebab) ? kebab : parent !== undefined && given.has(parent) ? parent : undefined);
+    if (flag === undefined) return undefined;
+    return index === undefined ? flag : `${flag} (the ${ordinal(Number(index) + 1)})`;
+  };
 }
 
 const FILE_REASONS: Record<string, string> = {

@@ -5,7 +5,7 @@ import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
-import { errorLines, fileError } from './error-text.js';
+import { errorLines, fileError, flagOfField, problemsByFlag } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
@@ -259,10 +259,27 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     return EXIT.ok;
   } catch (err) {
-    return reportError(err, io, json);
+    // A person reads problems by the flags they typed; --json keeps the API's envelope.
+    return reportError(json ? err : byFlag(err, def, opts), io, json);
   } finally {
     for (const c of cleanups.reverse()) c();
   }
+}
+
+/**
+ * An `invalid` answer to a body the command made from its flags, restated by flag. Not for
+ * a body read from --file (its paths are the file's fields) nor `api` (the API's answer as
+ * it is).
+ */
+function byFlag(err: unknown, def: CommandDef, opts: Record<string, unknown>): unknown {
+  if (def.rawClient || opts.file !== undefined) return err;
+  return problemsByFlag(
+    err,
+    flagOfField(
+      commandOptions(def).map((o) => o.flags),
+      def.fieldFlags,
+    ),
+  );
 }
 
 export function reportError(err: unknown, io: Io, json: boolean): number {

@@ -57,6 +57,7 @@ export const assignmentsCommands = defineCommands([
   },
   {
     name: 'assignments create',
+    fieldFlags: { dueAt: '--due' },
     description: 'Create a draft assignment in a module (prompts for missing values on a terminal)',
     parents: [{ kind: 'module' }],
     options: fieldOptions,
@@ -70,6 +71,7 @@ export const assignmentsCommands = defineCommands([
   },
   {
     name: 'assignments update',
+    fieldFlags: { dueAt: '--due' },
     description: 'Change an assignment (only the given fields); with several ids or --all-in-module, move them all to --category at once',
     args: [{ name: '[assignmentIds...]', description: 'assignment id(s); several only with --category' }],
     options: [...fieldOptions, { flags: '--all-in-module <moduleId>', description: 'every assignment of this module (drafts too); only with --category' }],

@@ -1,5 +1,4 @@
 import { type CommandContext, type CommandResult, defineCommands, isPlainObject, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
-import { problemsByFlag } from '../cli/error-text.js';
 import { BLOCK_TYPES } from '../schemas/content.js';
 
 const columns = [
@@ -111,46 +110,8 @@ async function askContent(ctx: CommandContext): Promise<Record<string, unknown>>
   return block;
 }
 
-/** The flag that sets each field of a block's content (contentFrom), for problems the API finds in it. */
-const FLAG_OF_FIELD: Record<string, string> = {
-  type: '--type',
-  text: '--text',
-  level: '--level',
-  url: '--url',
-  alt: '--alt',
-  decorative: '--decorative',
-  captions: '--captions',
-  title: '--title',
-  privacyUrl: '--privacy-url',
-  items: '--item',
-  ordered: '--ordered',
-  language: '--language',
-  tone: '--tone',
-  cite: '--cite',
-  position: '--position',
-};
-
-/** `items[2]` is the third --item; every other path is a field's own. */
-function flagOfPath(path: string): string | undefined {
-  const item = /^items\[(\d+)\]$/.exec(path);
-  if (item) return `--item (the ${ordinal(Number(item[1]) + 1)})`;
-  return FLAG_OF_FIELD[path];
-}
-
-const ordinal = (n: number): string => {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
-  return `${n}${suffix}`;
-};
-
-/** Send content made from flags; the API's problems with it come back named by flag (content from --file keeps its fields' paths). */
-async function sendContent(ctx: CommandContext, opts: Record<string, unknown>, method: string, path: string, body: unknown) {
-  try {
-    return await ctx.client.request(method, path, body);
-  } catch (err) {
-    throw opts.file === undefined && opts.type !== undefined ? problemsByFlag(err, flagOfPath) : err;
-  }
-}
+/** The content field whose flag has another name (the rest are named like their flags). */
+const CONTENT_FIELD_FLAGS = { items: '--item' };
 
 /** Block content from --file, or from flags (unknown combinations are left to the API to judge), or asked on a terminal. */
 async function contentFrom(ctx: CommandContext, opts: Record<string, unknown>): Promise<unknown> {
@@ -196,13 +157,14 @@ export const blocksCommands = defineCommands([
     description: 'Add a block to a lesson (last, unless --position); on a terminal without --file or --type, asks for it',
     parents: [{ kind: 'lesson', positional: true }],
     options: [...contentOptions, { flags: '--position <n>', description: '0-based position; later blocks shift' }],
+    fieldFlags: CONTENT_FIELD_FLAGS,
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const lesson = await ctx.parent('lesson');
       const content = await contentFrom(ctx, opts);
       const position = numberOption(opts.position, '--position');
       // Only an object can take a position; anything else goes as it is, for the API to refuse.
       const body = position !== undefined && isPlainObject(content) ? { ...content, position } : content;
-      return { kind: 'api', response: await sendContent(ctx, opts, 'POST', `/lessons/${seg(lesson)}/blocks`, body) };
+      return { kind: 'api', response: await ctx.client.request('POST', `/lessons/${seg(lesson)}/blocks`, body) };
     },
   },
   {
@@ -216,9 +178,10 @@ export const blocksCommands = defineCommands([
     description: "Replace a block's content (an edit by a person: the old content is kept in previous)",
     args: [{ name: '<blockId>', description: 'block id' }],
     options: contentOptions,
+    fieldFlags: CONTENT_FIELD_FLAGS,
     handler: async (ctx, [id], opts): Promise<CommandResult> => ({
       kind: 'api',
-      response: await sendContent(ctx, opts, 'PATCH', `/blocks/${seg(id!)}`, await contentFrom(ctx, opts)),
+      response: await ctx.client.request('PATCH', `/blocks/${seg(id!)}`, await contentFrom(ctx, opts)),
     }),
   },
   {

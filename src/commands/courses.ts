@@ -28,6 +28,7 @@ export const coursesCommands = defineCommands([
   },
   {
     name: 'courses create',
+    fieldFlags: { objectives: '--objective' },
     description: 'Create a course (prompts for a missing title on a TTY)',
     options: [
       { flags: '--title <title>', description: 'course title' },
@@ -43,6 +44,7 @@ export const coursesCommands = defineCommands([
   },
   {
     name: 'courses update',
+    fieldFlags: { objectives: '--objective' },
     description: 'Change a course (only the given fields)',
     args: [{ name: '<courseId>', description: 'course id' }],
     options: [

@@ -120,6 +120,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
   },
   {
     name: 'fixture faults create',
+    fieldFlags: { delayMs: '--delay', dropConnection: '--drop' },
     aliases: ['add'],
     description: 'Add a fault rule: matching requests are delayed, answered with an error, or dropped (the newest rule wins)',
     options: [

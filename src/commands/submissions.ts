@@ -71,6 +71,7 @@ export const submissionsCommands = defineCommands([
   },
   {
     name: 'submissions grade',
+    fieldFlags: { criteria: '--criterion' },
     description: 'Grade a submission: --score, and/or rubric levels with --criterion CRITERION=LEVEL (score defaults to their sum)',
     args: [{ name: '<submissionId>', description: 'submission id' }],
     options: [

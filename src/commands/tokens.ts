@@ -12,6 +12,7 @@ const columns = [
 export const tokensCommands = defineCommands([
   {
     name: 'tokens create',
+    fieldFlags: { scopes: '--scope', expiresAt: '--expires' },
     description: 'Create an API token and print its secret once (store it now: only its SHA-256 is kept)',
     options: [
       { flags: '--name <name>', description: 'what the token is for' },

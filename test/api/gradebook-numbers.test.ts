@@ -299,7 +299,7 @@ describe('through the CLI', () => {
       expect(await store.ok(['gradebook', 'export', '--course', 'crs_data101'])).toContain(',5.333333,');
       const tooBig = await store.run(['submissions', 'grade', 'sub_001', '--score', '1e15']);
       expect(tooBig.code).toBe(3);
-      expect(tooBig.stderr).toBe('error (invalid): score: must be <= 1000000000\n');
+      expect(tooBig.stderr).toBe('error (invalid): --score: must be <= 1000000000\n');
     } finally {
       store.cleanup();
     }

@@ -113,7 +113,7 @@ describe('users create', () => {
   it('an invalid email is invalid naming the field (exit 3); an id in use is a conflict (exit 6)', async () => {
     expect(await writes.run(['users', 'create', '--name', 'Bad', '--email', 'not-an-email'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): email: must be a valid email\n',
+      stderr: 'error (invalid): --email: must be a valid email\n',
     });
     expect(await writes.run(['users', 'create', '--name', 'Dup', '--id', 'usr_s01'])).toMatchObject({
       code: 6,
@@ -142,7 +142,7 @@ describe('users update', () => {
   it('an invalid email exits 3; an unknown user exits 5; a user changing themself exits 4', async () => {
     expect(await writes.run(['users', 'update', 'usr_s01', '--email', 'nope'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): email: must be a valid email\n',
+      stderr: 'error (invalid): --email: must be a valid email\n',
     });
     expect(await writes.run(['users', 'update', 'usr_nope', '--name', 'X'])).toMatchObject({
       code: 5,
@@ -191,7 +191,7 @@ describe('enrollments create', () => {
   it('an unknown role is invalid naming the field (exit 3)', async () => {
     expect(await writes.run(['enrollments', 'create', '--course', COURSE, '--user', 'usr_s01', '--role', 'boss'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): role: must be one of "instructor", "reviewer", "student"\n',
+      stderr: 'error (invalid): --role: must be one of "instructor", "reviewer", "student"\n',
     });
   });
 
@@ -293,14 +293,14 @@ describe('tokens create', () => {
   it('an unknown scope or a past expiry is invalid naming the field (exit 3)', async () => {
     const scope = await writes.run(['tokens', 'create', '--name', 'ci', '--scope', 'everything']);
     expect(scope.code).toBe(3);
-    expect(scope.stderr).toMatch(/^error \(invalid\): scopes\[0\]: must be one of "content:read", /);
+    expect(scope.stderr).toMatch(/^error \(invalid\): --scope \(the 1st\): must be one of "content:read", /);
     expect(await writes.run(['tokens', 'create', '--name', 'ci', '--scope', '*', '--expires', '2020-01-01T00:00:00Z'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): expiresAt: must be in the future\n',
+      stderr: 'error (invalid): --expires: must be in the future\n',
     });
     expect(await writes.run(['tokens', 'create', '--name', 'ci', '--scope', '*', '--expires', 'tomorrow'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): expiresAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
+      stderr: 'error (invalid): --expires: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
     });
   });
 

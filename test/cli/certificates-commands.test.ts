@@ -70,7 +70,7 @@ describe('certificates issue', () => {
   it('an unknown --basis is invalid naming the field (exit 3)', async () => {
     expect(await s.run(['certificates', 'issue', '--user', 'usr_s04', '--course', COURSE, '--basis', 'honorary'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): basis: must be one of "completed", "tested-out"\n',
+      stderr: 'error (invalid): --basis: must be one of "completed", "tested-out"\n',
     });
   });
 
@@ -181,7 +181,7 @@ describe('certificates replace', () => {
     expect(await s.run(['certificates', 'replace', cert.id!])).toMatchObject({ code: 2, stderr: 'error: missing --reason\n' });
     expect(await s.run(['certificates', 'replace', cert.id!, '--reason', 'x', '--basis', 'honorary'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): basis: must be one of "completed", "tested-out"\n',
+      stderr: 'error (invalid): --basis: must be one of "completed", "tested-out"\n',
     });
     expect(await s.run(['certificates', 'replace', 'cert_nope', '--reason', 'x'])).toMatchObject({
       code: 5,

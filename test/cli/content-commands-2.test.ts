@@ -115,6 +115,16 @@ describe('blocks create', () => {
       3,
       'error (invalid): 2 problems: --url, --title\n  --url: must be an http or https URL\n  --title: is required\n',
     );
+    // --json prints the API's envelope as it is: paths are the body's fields, for programs.
+    const json = await cb.run(['--json', 'blocks', 'create', '--lesson', 'les_05', '--type', 'heading', '--text', 'X']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'invalid', details: [{ path: 'level', message: 'is required' }] });
+    // A body from --file keeps its fields' paths too.
+    expectError(
+      await cb.run(['blocks', 'create', '--lesson', 'les_05', '--file', '-'], { input: '{"type":"heading","text":"X"}' }),
+      3,
+      'error (invalid): level: is required\n',
+    );
   });
 
   it('an unknown lesson is not-found (exit 5); a student may not add blocks (exit 4)', async () => {
@@ -510,11 +520,15 @@ describe('assignments create', () => {
     expectError(
       await create('--category', 'cat_nope'),
       3,
-      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
+      `error (invalid): --category: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
     );
-    expectError(await create('--due', 'tomorrow'), 3, 'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n');
-    expectError(await create('--submission-type', 'video'), 3, 'error (invalid): submissionType: must be one of "text", "file", "link"\n');
-    expectError(await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '-5']), 3, 'error (invalid): points: must be >= 0\n');
+    expectError(await create('--due', 'tomorrow'), 3, 'error (invalid): --due: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n');
+    expectError(await create('--submission-type', 'video'), 3, 'error (invalid): --submission-type: must be one of "text", "file", "link"\n');
+    expectError(
+      await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '-5']),
+      3,
+      'error (invalid): --points: must be >= 0\n',
+    );
     expectError(
       await cb.run(['assignments', 'create', '--module', 'mod_03', '--title', 'X', '--points', '5', '--rubric-file', '-'], { input: '[{"id":"c1"}]' }),
       3,
@@ -581,12 +595,12 @@ describe('assignments update', () => {
     expectError(
       await cb.run(['assignments', 'update', 'asg_02', '--category', 'cat_nope']),
       3,
-      `error (invalid): categoryId: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
+      `error (invalid): --category: "cat_nope" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
     );
     expectError(
       await cb.run(['assignments', 'update', 'asg_02', '--due', '2026-02-30T00:00:00Z']),
       3,
-      'error (invalid): dueAt: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
+      'error (invalid): --due: must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z\n',
     );
     expectError(
       await cb.run(['assignments', 'update', 'asg_02', '--instructions-file', '-'], {
@@ -707,17 +721,17 @@ describe('submissions create', () => {
     expectError(
       await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--link', 'https://x.example']),
       3,
-      'error (invalid): 2 problems in the request.\n  text: is required: the assignment takes text submissions\n  link: is not accepted: the assignment takes text submissions (text)\n',
+      'error (invalid): 2 problems: --text, --link\n  --text: is required: the assignment takes text submissions\n  --link: is not accepted: the assignment takes text submissions (text)\n',
     );
     expectError(
       await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_02', '--link', 'ftp://x.example']),
       3,
-      'error (invalid): link: must be an http or https URL\n',
+      'error (invalid): --link: must be an http or https URL\n',
     );
     expectError(
       await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--text', '']),
       3,
-      'error (invalid): text: must not be empty\n',
+      'error (invalid): --text: must not be empty\n',
     );
   });
 
@@ -881,8 +895,8 @@ describe('submissions grade', () => {
   });
 
   it('no score, a negative score, or an unknown criterion or level is invalid (exit 3)', async () => {
-    expectError(await cb.run(['submissions', 'grade', 'sub_010']), 3, 'error (invalid): score: give a score, or criteria to add up\n');
-    expectError(await cb.run(['submissions', 'grade', 'sub_010', '--score', '-1']), 3, 'error (invalid): score: must be >= 0\n');
+    expectError(await cb.run(['submissions', 'grade', 'sub_010']), 3, 'error (invalid): --score: give a score, or criteria to add up\n');
+    expectError(await cb.run(['submissions', 'grade', 'sub_010', '--score', '-1']), 3, 'error (invalid): --score: must be >= 0\n');
     expectError(
       await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy=perfect']),
       3,

@@ -176,7 +176,7 @@ describe('courses create', () => {
   });
 
   it('a title over 200 characters is invalid (exit 3, naming title)', async () => {
-    expectError(await cb.run(['courses', 'create', '--title', 'x'.repeat(201)]), 3, /^error \(invalid\): title: /);
+    expectError(await cb.run(['courses', 'create', '--title', 'x'.repeat(201)]), 3, /^error \(invalid\): --title: /);
   });
 
   it('an id that is already taken is a conflict (exit 6)', async () => {
@@ -219,12 +219,12 @@ describe('courses update', () => {
     expectError(
       await cb.run(['courses', 'update', 'crs_data101', '--rubric', 'rb_nope']),
       3,
-      'error (invalid): rubricId: no rubric "rb_nope" is installed (see coursebook rubrics list)\n',
+      'error (invalid): --rubric: no rubric "rb_nope" is installed (see coursebook rubrics list)\n',
     );
   });
 
   it('an empty --title is invalid (exit 3, naming title)', async () => {
-    expectError(await cb.run(['courses', 'update', 'crs_data101', '--title', '']), 3, 'error (invalid): title: must not be empty\n');
+    expectError(await cb.run(['courses', 'update', 'crs_data101', '--title', '']), 3, 'error (invalid): --title: must not be empty\n');
   });
 
   it('an unknown course is not-found (exit 5)', async () => {
@@ -491,17 +491,17 @@ describe('modules create', () => {
     expectError(
       await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '-1']),
       3,
-      'error (invalid): position: must be >= 0\n',
+      'error (invalid): --position: must be >= 0\n',
     );
     expectError(
       await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '1.5']),
       3,
-      'error (invalid): position: must be an integer\n',
+      'error (invalid): --position: must be an integer\n',
     );
     expectError(
       await cb.run(['modules', 'create', '--course', 'crs_data101', '--title', 'X', '--position', '99']),
       3,
-      /^error \(invalid\): position: must be between 0 and \d+\n$/,
+      /^error \(invalid\): --position: must be between 0 and \d+\n$/,
     );
   });
 
@@ -537,8 +537,8 @@ describe('modules update', () => {
   });
 
   it('an empty title or a position past the end is invalid (exit 3)', async () => {
-    expectError(await cb.run(['modules', 'update', 'mod_01', '--title', '']), 3, 'error (invalid): title: must not be empty\n');
-    expectError(await cb.run(['modules', 'update', 'mod_01', '--position', '3']), 3, 'error (invalid): position: must be between 0 and 2\n');
+    expectError(await cb.run(['modules', 'update', 'mod_01', '--title', '']), 3, 'error (invalid): --title: must not be empty\n');
+    expectError(await cb.run(['modules', 'update', 'mod_01', '--position', '3']), 3, 'error (invalid): --position: must be between 0 and 2\n');
   });
 
   it('an unknown module is not-found (exit 5); a reviewer may not change it (exit 4)', async () => {
@@ -621,9 +621,9 @@ describe('lessons create', () => {
   it('--minutes must be a whole number from 1 to 240 (exit 2 for text, exit 3 out of range)', async () => {
     const base = ['lessons', 'create', '--module', 'mod_03', '--title', 'X'];
     expectError(await cb.run([...base, '--minutes', 'ten']), 2, 'error: --minutes must be a number (got "ten")\n');
-    expectError(await cb.run([...base, '--minutes', '0']), 3, 'error (invalid): minutes: must be >= 1\n');
-    expectError(await cb.run([...base, '--minutes', '241']), 3, 'error (invalid): minutes: must be <= 240\n');
-    expectError(await cb.run([...base, '--minutes', '1.5']), 3, 'error (invalid): minutes: must be an integer\n');
+    expectError(await cb.run([...base, '--minutes', '0']), 3, 'error (invalid): --minutes: must be >= 1\n');
+    expectError(await cb.run([...base, '--minutes', '241']), 3, 'error (invalid): --minutes: must be <= 240\n');
+    expectError(await cb.run([...base, '--minutes', '1.5']), 3, 'error (invalid): --minutes: must be an integer\n');
   });
 
   it('an unknown module is not-found (exit 5); a student may not add lessons (exit 4)', async () => {
@@ -688,9 +688,9 @@ describe('lessons update', () => {
   });
 
   it('invalid values: --minutes 300 (exit 3), --position x (exit 2), an empty title (exit 3)', async () => {
-    expectError(await cb.run(['lessons', 'update', 'les_01', '--minutes', '300']), 3, 'error (invalid): minutes: must be <= 240\n');
+    expectError(await cb.run(['lessons', 'update', 'les_01', '--minutes', '300']), 3, 'error (invalid): --minutes: must be <= 240\n');
     expectError(await cb.run(['lessons', 'update', 'les_01', '--position', 'x']), 2, 'error: --position must be a number (got "x")\n');
-    expectError(await cb.run(['lessons', 'update', 'les_01', '--title', '']), 3, 'error (invalid): title: must not be empty\n');
+    expectError(await cb.run(['lessons', 'update', 'les_01', '--title', '']), 3, 'error (invalid): --title: must not be empty\n');
   });
 
   it('an unknown lesson is not-found (exit 5); a student may not change it (exit 4)', async () => {

@@ -139,7 +139,7 @@ describe('blocks move', () => {
     expect(await s.lap(['blocks', 'move', 'blk_0001', '0', '--lesson', 'les_0004'])).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error (invalid): lessonId: "les_0004" is not a lesson of this block\'s course\n',
+      stderr: 'error (invalid): --lesson: "les_0004" is not a lesson of this block\'s course\n',
     });
     expect((await s.lap(['blocks', 'move', 'blk_0001', '9', '--lesson', 'les_0002'])).stderr).toBe('error (invalid): position: must be between 0 and 2\n');
   });

@@ -83,7 +83,7 @@ describe('fixture requests list', () => {
   it('a bad filter is invalid, naming it (exit 3)', async () => {
     expect(await fixture(['requests', 'list', '--status', 'teapot'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): status: must be a status such as 404 or a class such as 4xx\n',
+      stderr: 'error (invalid): --status: must be a status such as 404 or a class such as 4xx\n',
     });
   });
 
@@ -109,7 +109,7 @@ describe('fixture requests count', () => {
   it('a path that is not a pattern is invalid (exit 3)', async () => {
     const res = await fixture(['requests', 'count', '--path', '/certificates?status=1']);
     expect(res.code).toBe(3);
-    expect(res.stderr).toMatch(/^error \(invalid\): path: must be a path pattern starting with \/ \(no query string\)/);
+    expect(res.stderr).toMatch(/^error \(invalid\): --path: must be a path pattern starting with \/ \(no query string\)/);
   });
 });
 

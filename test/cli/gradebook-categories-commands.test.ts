@@ -377,7 +377,7 @@ describe('assignments update', () => {
     expectError(
       await s.run(['assignments', 'update', 'asg_01', 'asg_02', '--category', 'cat_x']),
       3,
-      `error (invalid): categoryId: "cat_x" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
+      `error (invalid): --category: "cat_x" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
     );
   });
 

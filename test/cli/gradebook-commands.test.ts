@@ -403,7 +403,7 @@ describe('gradebook dismiss', () => {
   it('an unknown check code is invalid naming the field (exit 3)', async () => {
     const res = await s.run(['gradebook', 'dismiss', '--course', COURSE, '--code', 'too-hard', '--target', 'course']);
     expect(res.code).toBe(3);
-    expect(res.stderr).toMatch(/^error \(invalid\): code: must be one of "weights-not-100", /);
+    expect(res.stderr).toMatch(/^error \(invalid\): --code: must be one of "weights-not-100", /);
   });
 
   it('a student may not dismiss a check (exit 4)', async () => {
@@ -438,7 +438,7 @@ describe('gradebook undismiss', () => {
     });
     const bad = await s.run(['gradebook', 'undismiss', '--course', COURSE, '--code', 'too-hard', '--target', 'course']);
     expect(bad.code).toBe(3);
-    expect(bad.stderr).toMatch(/^error \(invalid\): code: must be one of /);
+    expect(bad.stderr).toMatch(/^error \(invalid\): --code: must be one of /);
   });
 
   it('a student may not undo a dismissal (exit 4)', async () => {

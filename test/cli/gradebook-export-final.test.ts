@@ -53,7 +53,7 @@ describe('gradebook export', () => {
 
   it('an unknown --layout is invalid naming the parameter (exit 3)', async () => {
     const res = await store.run(['gradebook', 'export', '--course', COURSE, '--layout', 'canvas']);
-    expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): layout: must be one of "default", "registrar"\n' });
+    expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): --layout: must be one of "default", "registrar"\n' });
   });
 });
 
@@ -102,7 +102,7 @@ describe('gradebook final set', () => {
     expect(res).toEqual({
       code: 3,
       stdout: '',
-      stderr: `error (invalid): letter: "E" is not a letter of the course's scheme (${LETTERS.join(', ')})\n`,
+      stderr: `error (invalid): --letter: "E" is not a letter of the course's scheme (${LETTERS.join(', ')})\n`,
     });
   });
 

@@ -179,11 +179,11 @@ describe('gradebook final set', () => {
   it('a letter outside the scheme or a negative percent is invalid naming the field (exit 3)', async () => {
     expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--letter', 'Q', '--reason', 'x'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): letter: "Q" is not a letter of the course\'s scheme (A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F)\n',
+      stderr: 'error (invalid): --letter: "Q" is not a letter of the course\'s scheme (A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F)\n',
     });
     expect(await store.run(['gradebook', 'final', 'set', '--course', COURSE, '--user', 'usr_s06', '--percent=-5', '--reason', 'x'])).toMatchObject({
       code: 3,
-      stderr: 'error (invalid): percent: must be >= 0\n',
+      stderr: 'error (invalid): --percent: must be >= 0\n',
     });
     expect(await store.ok(['gradebook', 'final', 'history', '--course', COURSE, '--user', 'usr_s06'])).toBe('');
   });

@@ -114,7 +114,7 @@ describe('readiness attest', () => {
 
   it('an automatic item that is not met needs a note (exit 3, naming note)', async () => {
     const res = await s.run(['readiness', 'attest', '--course', COURSE, '--item', '3.1']);
-    expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): note: required when attesting an automatic item that is not met\n' });
+    expect(res).toMatchObject({ code: 3, stdout: '', stderr: 'error (invalid): --note: required when attesting an automatic item that is not met\n' });
   });
 
   it('an item that is not in the rubric is not-found (exit 5)', async () => {
