@@ -228,7 +228,8 @@ export const gradebookCategoriesCommands = defineCommands([
             err.details,
           );
         }
-        throw explain(err, expectedVersion, (path) => (path === 'moveTo' ? '--move-to' : undefined));
+        // An invalid --move-to is named by flag where the runner shows problems (program.ts byFlag).
+        throw explain(err, expectedVersion);
       }
       const moved = held.length > 0 ? `moved ${held.length} assignment${held.length === 1 ? '' : 's'} to ${moveTo}` : undefined;
       return saved(ctx, response, moved);

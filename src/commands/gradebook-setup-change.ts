@@ -40,7 +40,8 @@ export async function saveSetup(
   try {
     return await ctx.client.request<Setup>('PUT', setupPath(course), { ...next, version: basedOn });
   } catch (err) {
-    throw explain(err, basedOn, options.flagOf);
+    // --json prints the API's envelope, field paths and all (docs/cli.md).
+    throw explain(err, basedOn, ctx.globals.json ? undefined : options.flagOf);
   }
 }
 

@@ -168,6 +168,10 @@ describe('gradebook categories create', () => {
     const res = await s.run(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Bad', '--weight', '120', '--keep-at-least', '0']);
     expectError(res, 3, 'error (invalid): 2 problems: --weight, --keep-at-least\n  --weight: must be <= 100\n  --keep-at-least: must be >= 1\n');
     expect((await setupOf(s)).version).toBe(1);
+    // --json prints the API's envelope as it is: the setup's field paths, for programs.
+    const json = await s.run(['--json', 'gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Bad', '--weight', '120']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr).error.details).toEqual([{ path: 'categories[3].weight', message: 'must be <= 100' }]);
   });
 
   it('an id already used, a missing --name or a non-number are usage errors (exit 2)', async () => {
