@@ -87,6 +87,12 @@ export interface CommandContext {
   parent(kind: ParentKind): Promise<string>;
   /** A parent's id only when typed (an optional filter such as `certificates list --course`). */
   parentGiven(kind: ParentKind): string | undefined;
+  /**
+   * Name an `invalid` answer's problems by these flags too, for a body whose fields nest
+   * (a setup's `categories[2].weight` is `--weight`). Shown by the runner with the flags
+   * `fieldFlags` and the options name, for people; `--json` keeps the API's paths.
+   */
+  nameProblemsBy(flagOf: (path: string) => string | undefined): void;
 }
 
 /** The options every command inherits from `coursebook`. */

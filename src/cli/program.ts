@@ -188,6 +188,8 @@ async function checkedQuery(expression: string): Promise<NonNullable<RenderTarge
 
 async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<string, unknown>, g: GlobalOptions, io: Io): Promise<number> {
   const cleanups: (() => void)[] = [];
+  // Flags for nested fields a command named (ctx.nameProblemsBy), for its invalid answers.
+  let nestedFlagOf: ((path: string) => string | undefined) | undefined;
   const interactive = io.stdin.isTTY && io.stdout.isTTY === true && !io.env.CI && g.input !== false;
   const json = g.json === true;
   const color = colorEnabled(io);
@@ -250,6 +252,9 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
       },
       parent: (kind) => parentOf(kind),
       parentGiven: (kind) => parents.given[kind],
+      nameProblemsBy: (flagOf) => {
+        nestedFlagOf = flagOf;
+      },
     };
     parentOf = parentResolver(ctx, def, parents.given);
     const result = await def.handler(ctx, invocation.args, opts);
@@ -260,26 +265,25 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     return EXIT.ok;
   } catch (err) {
     // A person reads problems by the flags they typed; --json keeps the API's envelope.
-    return reportError(json ? err : byFlag(err, def, opts), io, json);
+    return reportError(json ? err : byFlag(err, def, opts, nestedFlagOf), io, json);
   } finally {
     for (const c of cleanups.reverse()) c();
   }
 }
 
 /**
- * An `invalid` answer to a body the command made from its flags, restated by flag. Not for
- * a body read from --file (its paths are the file's fields) nor `api` (the API's answer as
+ * An `invalid` answer to a body the command made from its flags, restated by flag: the
+ * flags its fields are named after, and any the command named for nested fields. Not for a
+ * body read from --file (its paths are the file's fields) nor `api` (the API's answer as
  * it is).
  */
-function byFlag(err: unknown, def: CommandDef, opts: Record<string, unknown>): unknown {
+function byFlag(err: unknown, def: CommandDef, opts: Record<string, unknown>, nested?: (path: string) => string | undefined): unknown {
   if (def.rawClient || opts.file !== undefined) return err;
-  return problemsByFlag(
-    err,
-    flagOfField(
-      commandOptions(def).map((o) => o.flags),
-      def.fieldFlags,
-    ),
+  const named = flagOfField(
+    commandOptions(def).map((o) => o.flags),
+    def.fieldFlags,
   );
+  return problemsByFlag(err, nested ? (path) => nested(path) ?? named(path) : named);
 }
 
 export function reportError(err: unknown, io: Io, json: boolean): number {

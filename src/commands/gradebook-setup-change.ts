@@ -4,7 +4,6 @@
  * write), problems named by the flag the user typed, and the setup's parts as text.
  */
 import { type ApiResponse, type CommandContext, seg } from '../cli/command.js';
-import { problemsByFlag } from '../cli/error-text.js';
 import { AppError } from '../errors.js';
 import type { GradebookSetupValue } from '../schemas/gradebook.js';
 
@@ -27,7 +26,8 @@ export async function readSetup(ctx: CommandContext, course: string): Promise<Se
 /**
  * PUT `next` as a change of `read` (the setup as this command read it, or at
  * `expectedVersion`). A conflict says the setup moved on and nothing was saved; an invalid
- * answer whose every problem `flagOf` can name is restated with the flags.
+ * answer whose every problem `flagOf` can name is shown with the flags (by the runner:
+ * ctx.nameProblemsBy).
  */
 export async function saveSetup(
   ctx: CommandContext,
@@ -37,16 +37,16 @@ export async function saveSetup(
   options: { expectedVersion?: number | undefined; flagOf?: (path: string) => string | undefined } = {},
 ): Promise<ApiResponse<Setup>> {
   const basedOn = options.expectedVersion ?? read.version;
+  if (options.flagOf) ctx.nameProblemsBy(options.flagOf);
   try {
     return await ctx.client.request<Setup>('PUT', setupPath(course), { ...next, version: basedOn });
   } catch (err) {
-    // --json prints the API's envelope, field paths and all (docs/cli.md).
-    throw explain(err, basedOn, ctx.globals.json ? undefined : options.flagOf);
+    throw explain(err, basedOn);
   }
 }
 
-/** An API error restated for the command line: conflicts in setup terms, problems by flag. */
-export function explain(err: unknown, basedOn: number, flagOf?: (path: string) => string | undefined): unknown {
+/** An API error restated for the command line: a conflict in setup terms. */
+export function explain(err: unknown, basedOn: number): unknown {
   if (!(err instanceof AppError)) return err;
   if (err.code === 'conflict' && typeof (err.details as { currentVersion?: unknown })?.currentVersion === 'number') {
     const current = (err.details as { currentVersion: number }).currentVersion;
@@ -57,7 +57,7 @@ export function explain(err: unknown, basedOn: number, flagOf?: (path: string) =
       err.details,
     );
   }
-  return flagOf ? problemsByFlag(err, flagOf) : err;
+  return err;
 }
 
 /** A value that may be `none` (a null in the setup): maxPeriods, caps. */
