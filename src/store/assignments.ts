@@ -5,6 +5,7 @@ import type { Ids } from '../runtime/ids.js';
 import type { AssignmentRowValue, AssignmentValue, BlockInputValue } from '../schemas/content.js';
 import { deleteInstructionBlocksExcept, getBlock, insertBlock, instructionsByAssignment, listBlocks, setBlockPosition, writeBlock } from './blocks.js';
 import type { Store } from './db.js';
+import { inListSlices, placeholders } from './in-lists.js';
 import { moveTo, openSlot } from './positions.js';
 import { ASSIGNMENTS, blockContentOf, insertRecord, type Row, updateRecord } from './tables.js';
 
@@ -18,17 +19,15 @@ export async function getAssignmentRow(store: Store, id: string): Promise<Assign
 /** The course of each of these assignments that exists (looked up a few hundred ids a query). */
 export async function assignmentCourses(store: Store, ids: readonly string[]): Promise<Map<string, string>> {
   const courses = new Map<string, string>();
-  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-    const slice = ids.slice(i, i + IDS_PER_QUERY);
+  for (const slice of inListSlices(ids)) {
     const rows = await store.all<{ id: string; course_id: string }>(
-      `SELECT id, course_id FROM assignments WHERE id IN (${slice.map(() => '?').join(', ')})`,
+      `SELECT id, course_id FROM assignments WHERE id IN (${placeholders(slice.length)})`,
       ...slice,
     );
     for (const r of rows) courses.set(r.id, r.course_id);
   }
   return courses;
 }
-const IDS_PER_QUERY = 500;
 
 export async function getAssignment(store: Store, id: string): Promise<AssignmentValue | null> {
   const a = await getAssignmentRow(store, id);

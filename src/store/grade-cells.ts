@@ -20,11 +20,11 @@ import { emptyRecords, recordsFolder, type SubmissionRecords } from '../domain/g
 import type { GradeSubmission } from '../domain/grading/types.js';
 import type { Store } from './db.js';
 import { courseSubmissions } from './gradebook.js';
+import { inListSlices, placeholders } from './in-lists.js';
 
 const ENTRY_BYTES = 28;
 /** Up to this many students, cells are read by student id rather than for the whole course. */
 const SLICE_READ_LIMIT = 2000;
-const STUDENTS_PER_QUERY = 500;
 
 /**
  * The staff view's submissions of record for these students x items (item ids of the
@@ -52,14 +52,9 @@ export async function loadSubmissionRecords(
   };
   // A page or a slice of a large course reads only its own students' cells.
   if (studentIds.length <= SLICE_READ_LIMIT) {
-    for (let i = 0; i < studentIds.length; i += STUDENTS_PER_QUERY) {
-      const slice = studentIds.slice(i, i + STUDENTS_PER_QUERY);
+    for (const slice of inListSlices(studentIds)) {
       take(
-        await store.all(
-          `SELECT student_id, data FROM grade_cells WHERE course_id = ? AND student_id IN (${slice.map(() => '?').join(', ')})`,
-          courseId,
-          ...slice,
-        ),
+        await store.all(`SELECT student_id, data FROM grade_cells WHERE course_id = ? AND student_id IN (${placeholders(slice.length)})`, courseId, ...slice),
       );
     }
   } else take(await store.all('SELECT student_id, data FROM grade_cells WHERE course_id = ?', courseId));
@@ -153,10 +148,9 @@ export interface BulkSubmission {
 export async function gradeCellsForBulkWrite(store: Store, written: readonly BulkSubmission[]): Promise<() => Promise<void>> {
   const students = [...new Set(written.map((w) => w.submission.studentId))];
   const before = new Set<string>();
-  for (let i = 0; i < students.length; i += STUDENTS_PER_QUERY) {
-    const slice = students.slice(i, i + STUDENTS_PER_QUERY);
+  for (const slice of inListSlices(students)) {
     const rows = await store.all<{ student_id: string }>(
-      `SELECT DISTINCT student_id FROM submissions WHERE student_id IN (${slice.map(() => '?').join(', ')})`,
+      `SELECT DISTINCT student_id FROM submissions WHERE student_id IN (${placeholders(slice.length)})`,
       ...slice,
     );
     for (const r of rows) before.add(r.student_id);

@@ -12,6 +12,7 @@ import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { CourseRoleValue } from '../schemas/people.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
+import { inListSlices, placeholders } from './in-lists.js';
 import { FINAL_GRADE_HISTORY, FINAL_GRADES, insertRecord, json, type Row } from './tables.js';
 import { getEnrollment } from './users.js';
 
@@ -44,9 +45,6 @@ export async function publishedItems(store: Store, courseId: string): Promise<Gr
   )) as GradeItemRow[];
 }
 
-/** Up to this many student ids go into one `IN` list. */
-const STUDENTS_PER_QUERY = 500;
-
 /**
  * Submissions to the course's assignments (any status), of the given students or of all,
  * handed to `take` in batches (per assignment for a whole course, per few hundred students
@@ -64,12 +62,11 @@ export async function courseSubmissions(
     for (const a of assignments) take(await store.all<GradeSubmission>(`SELECT ${columns} FROM submissions s WHERE s.assignment_id = ?`, a.id));
     return;
   }
-  for (let i = 0; i < studentIds.length; i += STUDENTS_PER_QUERY) {
-    const slice = studentIds.slice(i, i + STUDENTS_PER_QUERY);
+  for (const slice of inListSlices(studentIds)) {
     take(
       await store.all<GradeSubmission>(
         `SELECT ${columns} FROM submissions s JOIN assignments a ON a.id = s.assignment_id
-         WHERE a.course_id = ? AND s.student_id IN (${slice.map(() => '?').join(', ')})`,
+         WHERE a.course_id = ? AND s.student_id IN (${placeholders(slice.length)})`,
         courseId,
         ...slice,
       ),
@@ -93,10 +90,9 @@ export async function listFinalGrades(store: Store, courseId: string): Promise<F
  */
 export async function listFinalGradesOf(store: Store, courseId: string, studentIds: readonly string[]): Promise<FinalGradeValue[]> {
   const found: FinalGradeValue[] = [];
-  for (let i = 0; i < studentIds.length; i += STUDENTS_PER_QUERY) {
-    const slice = studentIds.slice(i, i + STUDENTS_PER_QUERY);
+  for (const slice of inListSlices(studentIds)) {
     const rows = (await store.all(
-      `SELECT * FROM final_grades WHERE course_id = ? AND student_id IN (${slice.map(() => '?').join(', ')})`,
+      `SELECT * FROM final_grades WHERE course_id = ? AND student_id IN (${placeholders(slice.length)})`,
       courseId,
       ...slice,
     )) as Row[];

@@ -15,6 +15,7 @@ import type { ApiTokenValue, EnrollmentValue, ReportingLineValue, UserValue } fr
 import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
 import type { CertificateValue, TemplateValue } from '../schemas/templates.js';
 import type { Store } from './db.js';
+import { inListSlices, placeholders } from './in-lists.js';
 
 export type Row = Record<string, unknown>;
 
@@ -538,14 +539,14 @@ export const SYNC_MARKS = table<SyncMarkValue>({
 /** The statement that writes a record of the table (an upsert replaces every non-key column). */
 function insertSql<V>(t: TableSpec<V>, mode: 'insert' | 'upsert'): string {
   const cols = t.columns;
-  const placeholders = cols.map(() => '?').join(', ');
+  const values = placeholders(cols.length);
   const update = cols
     .filter((c) => !t.key.includes(c))
     .map((c) => `${c} = excluded.${c}`)
     .join(', ');
   return mode === 'upsert' && update
-    ? `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders}) ON CONFLICT(${t.key.join(', ')}) DO UPDATE SET ${update}`
-    : `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${placeholders})`;
+    ? `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${values}) ON CONFLICT(${t.key.join(', ')}) DO UPDATE SET ${update}`
+    : `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${values})`;
 }
 
 export async function insertRecord<V>(store: Store, t: Table<V>, value: V, mode: 'insert' | 'upsert' = 'insert'): Promise<V> {
@@ -596,16 +597,14 @@ export async function recordsExisting(store: Store, t: TableKey, keys: readonly 
   const found = new Set<string>();
   const select = t.key.map((k, i) => `${k} AS k${i}`).join(', ');
   const tuple = `(${t.key.map(() => '?').join(', ')})`;
-  for (let i = 0; i < keys.length; i += EXISTING_PER_QUERY) {
-    const slice = keys.slice(i, i + EXISTING_PER_QUERY);
+  for (const slice of inListSlices(keys)) {
     const where =
-      t.key.length === 1 ? `${t.key[0]} IN (${slice.map(() => '?').join(', ')})` : `(${t.key.join(', ')}) IN (VALUES ${slice.map(() => tuple).join(', ')})`;
+      t.key.length === 1 ? `${t.key[0]} IN (${placeholders(slice.length)})` : `(${t.key.join(', ')}) IN (VALUES ${slice.map(() => tuple).join(', ')})`;
     const rows = await store.all<Row>(`SELECT ${select} FROM ${t.name} WHERE ${where}`, ...slice.flat());
     for (const row of rows) found.add(JSON.stringify(t.key.map((_, k) => row[`k${k}`])));
   }
   return keys.map((k) => found.has(JSON.stringify(k)));
 }
-const EXISTING_PER_QUERY = 500;
 
 /** Every record of a table in the given column order (a dump). */
 export async function allRecords<V>(store: Store, t: Table<V>, orderBy: readonly string[] = t.key): Promise<V[]> {
