@@ -70,6 +70,15 @@ export function decimal6(max?: number) {
     .pipe(checked);
 }
 
+/**
+ * A number rounded to 6 decimals and not yet bounded: a spreadsheet cell's score, whose
+ * bounds the import checks itself so that a refusal can name the cell's row and column.
+ */
+export const RoundedNumber = z
+  .number()
+  .transform((v) => roundDecimalText(v))
+  .pipe(z.number());
+
 /** Points, scores and course caps: at most 1,000,000,000, stored at 6 decimals. */
 export const GradePoints = decimal6(MAX_POINTS);
 /** A percentage from 0 to 100 (weights, late penalty per period), stored at 6 decimals. */

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Id, MAX_INT, Version } from './common.js';
-import { GradePoints, OpenPercent, Percent100 } from './decimal.js';
+import { GradePoints, OpenPercent, Percent100, RoundedNumber } from './decimal.js';
 
 export const CHECK_CODES = [
   'weights-not-100',
@@ -140,7 +140,7 @@ export const GradesImportBody = z
         z.strictObject({
           studentId: Id,
           row: z.number().int().min(1).max(MAX_INT).optional(),
-          scores: z.array(z.number().nullable()).max(2000),
+          scores: z.array(RoundedNumber.nullable()).max(2000),
         }),
       )
       .max(200_000)

@@ -533,10 +533,9 @@ export const SYNC_MARKS = table<SyncMarkValue>({
 // --- generic statements over a description ------------------------------------------
 
 /**
- * Insert a record. With `upsert`, a record whose key exists is updated in place (no
- * delete, so nothing cascades away).
+ * The statement that writes a record of the table. An upsert updates a record whose key
+ * exists in place, replacing every non-key column (no delete, so nothing cascades away).
  */
-/** The statement that writes a record of the table (an upsert replaces every non-key column). */
 function insertSql<V>(t: TableSpec<V>, mode: 'insert' | 'upsert'): string {
   const cols = t.columns;
   const values = placeholders(cols.length);
@@ -579,10 +578,10 @@ export async function updateRecord<V>(store: Store, t: Table<V>, value: V): Prom
   return value;
 }
 
-/** Whether a record with this key exists (key values in the table's key order). */
 /** What finding a record by its key needs of a table: its name and key columns. */
 export type TableKey = Pick<Table<unknown>, 'name' | 'key'>;
 
+/** Whether a record with this key exists (key values in the table's key order). */
 export async function recordExists(store: Store, t: TableKey, key: readonly unknown[]): Promise<boolean> {
   return (await store.get(`SELECT 1 AS x FROM ${t.name} WHERE ${t.key.map((k) => `${k} = ?`).join(' AND ')}`, ...key)) !== undefined;
 }

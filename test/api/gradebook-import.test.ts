@@ -240,6 +240,28 @@ describe('POST .../gradebook/import', () => {
     expect(res.body.error.details).toEqual([{ path: 'rows[0].scores[0]', message: 'must be a number' }]);
   });
 
+  it('a score over 1,000,000,000 is refused at its cell, as every other score path refuses it, and nothing is written', async () => {
+    svc = await course();
+    const res = await importing({ items: [ITEMS[0], ITEMS[1]], rows: [{ studentId: 'stu1', row: 3, scores: [2e9, 1e15] }] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { path: 'rows[0].scores[0]', message: 'row 3, column C: 2000000000 is over the largest score, 1000000000' },
+      { path: 'rows[0].scores[1]', message: 'row 3, column D: 1000000000000000 is over the largest score, 1000000000' },
+    ]);
+    expect((await svc.call('GET', '/submissions/s11')).body.grade.score).toBe(8);
+  });
+
+  it('a score is stored rounded half-up to 6 decimals of what the cell says, as every other score is', async () => {
+    svc = await course();
+    const res = await importing({ items: [ITEMS[0]], rows: [{ studentId: 'stu1', row: 3, scores: [1.2345675] }] });
+    expect(res.status).toBe(200);
+    expect(res.body.changes).toMatchObject([{ studentId: 'stu1', itemId: 'a1', from: 8, to: 1.234568 }]);
+    expect((await svc.call('GET', '/submissions/s11')).body.grade.score).toBe(1.234568);
+    // The same cell again is what the export now prints: no change.
+    const again = await importing({ items: [ITEMS[0]], rows: [{ studentId: 'stu1', row: 3, scores: [1.2345675] }] });
+    expect([again.body.changes.length, again.body.unchanged]).toEqual([0, 1]);
+  });
+
   it('takes a whole gradebook: the import body limit applies, not --max-body', async () => {
     svc = await course({ maxBody: 100 });
     const res = await importing({ items: ITEMS, rows: [{ studentId: 'stu1', row: 3, scores: [8, 7, 0, 2, null] }] });

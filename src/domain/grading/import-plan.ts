@@ -6,6 +6,7 @@
  * values) and writes the changes.
  */
 import type { Problem } from '../../errors.js';
+import { MAX_POINTS } from '../../schemas/decimal.js';
 import { cellPlace } from './import-csv.js';
 
 export interface ImportBody {
@@ -40,8 +41,6 @@ export interface ImportPlan {
   unchanged: number;
   blank: number;
 }
-
-const MAX_SCORE = Number.MAX_SAFE_INTEGER;
 
 export function planGradesImport(body: ImportBody, facts: ImportFacts): ImportPlan {
   const problems: Problem[] = [];
@@ -97,8 +96,8 @@ export function planGradesImport(body: ImportBody, facts: ImportFacts): ImportPl
         problems.push({ path: `rows[${i}].scores[${j}]`, message: `${place}: ${score} is negative; a score is 0 or more` });
         return;
       }
-      if (score > MAX_SCORE) {
-        problems.push({ path: `rows[${i}].scores[${j}]`, message: `${place}: ${score} is too large` });
+      if (score > MAX_POINTS) {
+        problems.push({ path: `rows[${i}].scores[${j}]`, message: `${place}: ${score} is over the largest score, ${MAX_POINTS}` });
         return;
       }
       if (!itemOk[j]) return;

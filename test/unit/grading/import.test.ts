@@ -146,9 +146,14 @@ describe('planGradesImport', () => {
     expect(plan.problems).toEqual([{ path: 'rows[0].scores[0]', message: 'rows[0].scores[0]: -0.5 is negative; a score is 0 or more' }]);
   });
 
-  it('a score past 2^53 is too large', () => {
-    const plan = planGradesImport({ items, rows: [{ studentId: 'stu1', row: 3, scores: [1e16, null] }] }, facts);
-    expect(plan.problems).toEqual([{ path: 'rows[0].scores[0]', message: 'row 3, column C: 10000000000000000 is too large' }]);
+  it('a score is at most 1,000,000,000, the bound of every score: exactly that passes, anything over is refused at its cell', () => {
+    const at = planGradesImport({ items, rows: [{ studentId: 'stu1', row: 3, scores: [1_000_000_000, null] }] }, facts);
+    expect(at.problems).toEqual([]);
+    const over = planGradesImport({ items, rows: [{ studentId: 'stu1', row: 3, scores: [1_000_000_000.000001, 2e9] }] }, facts);
+    expect(over.problems).toEqual([
+      { path: 'rows[0].scores[0]', message: 'row 3, column C: 1000000000.000001 is over the largest score, 1000000000' },
+      { path: 'rows[0].scores[1]', message: 'row 3, column D: 2000000000 is over the largest score, 1000000000' },
+    ]);
   });
 });
 
