@@ -82,9 +82,11 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 export const notFound = (what: string, id: string): AppError => new AppError('not-found', `${what} ${JSON.stringify(id)} was not found.`);
 
-export const invalid = (problems: Problem[], message?: string): AppError =>
-  new AppError(
-    'invalid',
-    message ?? (problems.length === 1 ? `${problems[0]!.path}: ${problems[0]!.message}` : `${problems.length} problems in the request.`),
-    problems,
-  );
+export const invalid = (problems: Problem[], message?: string): AppError => new AppError('invalid', message ?? problemsMessage(problems), problems);
+
+/** The message of an `invalid` answer made of problems: the first one, and how many there are. */
+export function problemsMessage(problems: readonly Problem[]): string {
+  const first = problems[0];
+  if (first === undefined) return 'The request is invalid.';
+  return problems.length === 1 ? `${first.path}: ${first.message}` : `${problems.length} problems: ${first.path}: ${first.message}; ...`;
+}

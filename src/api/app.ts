@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { AppError } from '../errors.js';
+import { AppError, invalid } from '../errors.js';
 import { nodeCrypto } from '../runtime/crypto.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
@@ -39,13 +39,9 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const problems = formatZodIssues(result.error.issues);
-        const first = problems[0]!;
-        throw new AppError(
-          'invalid',
-          problems.length === 1 ? `${first.path}: ${first.message}` : `${problems.length} problems: ${first.path}: ${first.message}; ...`,
-          problems,
-        );
+        // zod-validator hands the hook the value it checked as `data`, failed or not (its
+        // type says so only for a success); a missing field is then told from a wrong one.
+        throw invalid(formatZodIssues(result.error.issues, '', (result as { data?: unknown }).data));
       }
     },
   });
@@ -151,7 +147,7 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
   app.notFound((c) => c.json(new AppError('not-found', `No route ${c.req.method} ${c.req.path}.`).toEnvelope(), 404));
 
   app.onError((err, c) => {
-    const appError = toAppError(err);
+    const appError = toAppError(err, c.req.header('content-type') ?? null);
     if (appError) {
       if (appError.code === 'unauthenticated') c.header('WWW-Authenticate', 'Bearer realm="coursebook"');
       if (appError.code === 'rate-limited') c.header('Retry-After', String((appError.details as { retryAfter: number }).retryAfter));
@@ -208,7 +204,8 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-function toAppError(err: unknown): AppError | null {
+/** `contentType`: what the request said its body is (named in an `unsupported` answer). */
+function toAppError(err: unknown, contentType: string | null): AppError | null {
   if (err instanceof AppError) return err;
   const fromStore = uniqueConflict(err) ?? nulRefusal(err);
   if (fromStore) return fromStore;
@@ -224,7 +221,13 @@ function toAppError(err: unknown): AppError | null {
       case 413:
         return new AppError('too-large', 'The request body is too large.');
       case 415:
-        return new AppError('unsupported', 'The request body must be application/json.', { contentType: null });
+        return new AppError(
+          'unsupported',
+          contentType === null
+            ? 'The request body must be application/json (the request named no Content-Type).'
+            : `The request body must be application/json, not ${JSON.stringify(contentType.slice(0, 100))}.`,
+          { contentType: contentType === null ? null : contentType.slice(0, 200) },
+        );
       case 401:
         return new AppError('unauthenticated', 'A valid bearer token is required.');
       default:

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.js';
 import type { Backend } from './backend.js';
 import type { Env, Io } from './io.js';
 import type { ParentDef, ParentKind } from './parents.js';
@@ -185,11 +186,17 @@ export function numberOption(value: unknown, flag: string): number | undefined {
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Parse JSON text from a file option, or fail with a usage error naming the file. */
+/**
+ * Parse JSON text from a file option (a request body to be), or fail naming the file. Read
+ * but not JSON is `invalid` (exit 3), as malformed JSON sent to the API is; a file that
+ * cannot be read at all stays a usage error (exit 2).
+ */
 export function parseJsonText(text: string, source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`);
+    const where = source === '-' ? 'standard input' : source;
+    const problem = { path: where, message: `not valid JSON: ${(err as Error).message}` };
+    throw new AppError('invalid', `${problem.path}: ${problem.message}`, [problem]);
   }
 }

@@ -13,16 +13,20 @@ import { dropText, expectedVersionOption, explain, readSetup, SETUP_DOC, type Se
 
 type Category = Setup['categories'][number];
 
-const categoryOptions = [
-  { flags: '--name <name>', description: 'the name shown in the gradebook and the export (1 to 120 characters)' },
-  { flags: '--weight <percent>', description: 'weight in weighted mode, 0 to 100 (default 0 for a new category)' },
-  { flags: '--drop-lowest <n>', description: "drop each student's n lowest scores (default 0)" },
-  { flags: '--drop-highest <n>', description: "drop each student's n highest scores (default 0)" },
-  { flags: '--keep-at-least <n>', description: 'never drop below n counted items (default 1)' },
-  { flags: '--late', description: 'the late policy applies to its items (the default)' },
-  { flags: '--no-late', description: 'the late policy does not apply to its items' },
-  { flags: '--position <n>', description: '0-based place among the categories (the others move to make room); default: last' },
-];
+/** A category's flags; `create` says what each defaults to, `update` changes only those given. */
+const categoryOptions = (forCreate: boolean) => {
+  const byDefault = (text: string) => (forCreate ? ` (default ${text})` : '');
+  return [
+    { flags: '--name <name>', description: 'the name shown in the gradebook and the export (1 to 120 characters)' },
+    { flags: '--weight <percent>', description: `weight in weighted mode, 0 to 100${byDefault('0')}` },
+    { flags: '--drop-lowest <n>', description: `drop each student's n lowest scores${byDefault('0')}` },
+    { flags: '--drop-highest <n>', description: `drop each student's n highest scores${byDefault('0')}` },
+    { flags: '--keep-at-least <n>', description: `never drop below n counted items${byDefault('1')}` },
+    { flags: '--late', description: `the late policy applies to its items${forCreate ? ' (the default)' : ''}` },
+    { flags: '--no-late', description: 'the late policy does not apply to its items' },
+    { flags: '--position <n>', description: `0-based place among the categories (the others move to make room)${forCreate ? '; default: last' : ''}` },
+  ];
+};
 
 /** What the user typed, by the setup path it lands on (categories[i].<field>). */
 const CATEGORY_FLAGS: Record<string, string> = {
@@ -120,7 +124,11 @@ export const gradebookCategoriesCommands = defineCommands([
     aliases: ['add'],
     description: 'Add a category to a course (its id comes from the name unless --id is given)',
     parents: [{ kind: 'course' }],
-    options: [{ flags: '--id <id>', description: 'the category id (default: made from the name, e.g. quizzes)' }, ...categoryOptions, expectedVersionOption],
+    options: [
+      { flags: '--id <id>', description: 'the category id (default: made from the name, e.g. quizzes)' },
+      ...categoryOptions(true),
+      expectedVersionOption,
+    ],
     help: `Every category field, its limits and an example: ${SETUP_DOC}`,
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const courseId = await ctx.parent('course');
@@ -154,7 +162,7 @@ export const gradebookCategoriesCommands = defineCommands([
     description: 'Change a category (only the given fields)',
     args: [{ name: '<categoryId>', description: 'the category' }],
     parents: [{ kind: 'course' }],
-    options: [...categoryOptions, expectedVersionOption],
+    options: [...categoryOptions(false), expectedVersionOption],
     help: `Every category field, its limits and an example: ${SETUP_DOC}`,
     handler: async (ctx, [categoryId], opts): Promise<CommandResult> => {
       const courseId = await ctx.parent('course');
@@ -168,8 +176,9 @@ export const gradebookCategoriesCommands = defineCommands([
       const setup = await readSetup(ctx, courseId);
       const index = setup.categories.findIndex((c) => c.id === categoryId);
       if (index < 0)
-        throw new UsageError(
-          `no category ${JSON.stringify(categoryId)} in ${courseId}'s setup (it has ${setup.categories.map((c) => c.id).join(', ') || 'none'})`,
+        throw new AppError(
+          'not-found',
+          `Category ${JSON.stringify(categoryId)} is not in the gradebook setup of course ${JSON.stringify(courseId)} (its categories: ${setup.categories.map((c) => c.id).join(', ') || 'none'}).`,
         );
       let categories = setup.categories.map((c, i) => (i === index ? withFields(c, f) : c));
       if (f.position !== undefined) categories = placeCategory(categories, categoryId!, f.position);
@@ -189,11 +198,13 @@ export const gradebookCategoriesCommands = defineCommands([
   {
     name: 'gradebook categories delete',
     aliases: ['remove'],
-    description: 'Remove a category; one that holds assignments needs --move-to (asked on a terminal), else it is refused',
+    description:
+      'Remove a category (asks first on a terminal; --yes to skip); one that holds assignments needs --move-to (asked on a terminal), else it is refused',
     args: [{ name: '<categoryId>', description: 'the category' }],
     parents: [{ kind: 'course' }],
     options: [
       { flags: '--move-to <categoryId>', description: "another category: the removed one's assignments (drafts too) and student notes move there" },
+      { flags: '--yes', description: 'do not ask (required when not interactive)' },
       expectedVersionOption,
     ],
     handler: async (ctx, [categoryId], opts): Promise<CommandResult> => {
@@ -203,7 +214,10 @@ export const gradebookCategoriesCommands = defineCommands([
       let moveTo = opts.moveTo as string | undefined;
       const held = (await assignmentsOf(ctx, courseId)).filter((a) => a.categoryId === categoryId);
       const others = orderedCategories(setup.categories).filter((c) => c.id !== categoryId);
-      if (held.length > 0 && moveTo === undefined && ctx.interactive && setup.categories.some((c) => c.id === categoryId)) {
+      const exists = setup.categories.some((c) => c.id === categoryId);
+      // Choosing where the assignments go (or cancel) is the confirmation.
+      let confirmed = Boolean(opts.yes);
+      if (held.length > 0 && moveTo === undefined && ctx.interactive && exists) {
         if (others.length === 0) throw new UsageError(`${categoryId} is the only category and holds ${held.length} assignment(s); add another category first`);
         const cancel = '\u0000cancel';
         const what = held.length === 1 ? '1 assignment. Move it' : `${held.length} assignments. Move them`;
@@ -212,6 +226,14 @@ export const gradebookCategoriesCommands = defineCommands([
           { name: 'cancel: remove nothing', value: cancel },
         ]);
         if (moveTo === cancel) return { kind: 'none', note: 'nothing changed' };
+        confirmed = true;
+      }
+      // Asked only of a removal that would go ahead: an unknown category, or one holding
+      // assignments with nowhere to move them, is the service's to refuse, with its reason.
+      if (!confirmed && exists && (held.length === 0 || moveTo !== undefined)) {
+        if (!ctx.interactive) throw new UsageError('removing a category needs --yes when not interactive');
+        const moving = held.length === 0 ? '' : ` (its ${held.length === 1 ? 'assignment moves' : `${held.length} assignments move`} to ${moveTo})`;
+        if (!(await ctx.prompt.confirm(`Remove category ${categoryId}${moving}?`, false))) return { kind: 'none', note: 'nothing changed' };
       }
       const query = new URLSearchParams({ expectedVersion: String(expectedVersion), ...(moveTo !== undefined ? { moveTo } : {}) });
       let response: Awaited<ReturnType<typeof saveSetup>>;

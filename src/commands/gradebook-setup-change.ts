@@ -71,13 +71,13 @@ export function numberOrNone(value: unknown, flag: string, parse: (v: unknown, f
 
 export const lateText = (l: Setup['late']): string =>
   l.enabled
-    ? `-${l.percentPerPeriod}% of ${l.basis} per ${l.period}, ${l.maxPeriods === null ? 'no cap' : `at most ${l.maxPeriods} (then ${l.afterMax})`}, grace ${l.graceMinutes} min`
+    ? `${l.percentPerPeriod}% of ${l.basis} off per ${l.period}, ${l.maxPeriods === null ? 'no cap' : `at most ${l.maxPeriods} (then ${l.afterMax})`}, grace ${l.graceMinutes} min`
     : `off (grace ${l.graceMinutes} min for missing work)`;
 
 export const missingText = (m: Setup['missing']): string => `${m.treatAs}${m.droppable ? ', droppable' : ''}`;
 
 export const extraCreditText = (x: Setup['extraCredit']): string =>
-  `category cap ${x.categoryCapPercent ?? 'none'}%, course cap ${x.courseCapPoints ?? 'none'} points`;
+  `category cap ${x.categoryCapPercent === null ? 'none' : `${x.categoryCapPercent}%`}, course cap ${x.courseCapPoints === null ? 'none' : `${x.courseCapPoints} points`}`;
 
 export const schemeText = (s: Setup['scheme']): string => `${s.name}: ${s.bands.map((b) => `${b.letter} ${b.min}`).join(', ')}`;
 

@@ -2,6 +2,7 @@ import { type CommandContext, type CommandResult, defineCommands, numberOption, 
 import { editUntilSaved } from '../cli/edit-loop.js';
 import type { ParentDef } from '../cli/parents.js';
 import { percentText } from '../domain/grading/export-csv.js';
+import { AppError } from '../errors.js';
 import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
 
 /** Every gradebook command works inside a course (the positional course id of 0.1 still works, with a note). */
@@ -266,7 +267,11 @@ export const gradebookCommands = defineCommands([
         verb === 'set'
           ? { reason, expectedVersion, letter: letter ?? null, percent: percent ?? null }
           : { reason, expectedVersion, letter: null, percent: null };
-      return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
+      try {
+        return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
+      } catch (err) {
+        throw overrideConflict(err, expectedVersion, { course, student });
+      }
     },
   })),
   {
@@ -312,3 +317,16 @@ export const gradebookCommands = defineCommands([
     },
   },
 ]);
+
+/** A stale version, said with the way on: where to look, and the command that goes ahead. */
+function overrideConflict(err: unknown, basedOn: number, who: { course: string; student: string }): unknown {
+  const current = err instanceof AppError && err.code === 'conflict' ? (err.details as { currentVersion?: unknown } | undefined)?.currentVersion : undefined;
+  if (typeof current !== 'number') return err;
+  return new AppError(
+    'conflict',
+    `The override is at version ${current}, not ${basedOn}: it changed since it was read, and nothing was saved. ` +
+      `See gradebook final history --course ${who.course} --user ${who.student}, then run the command again ` +
+      `with --expected-version ${current} (or without it) to replace it.`,
+    err instanceof AppError ? err.details : undefined,
+  );
+}

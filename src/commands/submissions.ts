@@ -94,6 +94,10 @@ export const submissionsCommands = defineCommands([
       if (opts.criterion !== undefined && opts.criteriaFile !== undefined) throw new UsageError('give --criterion or --criteria-file, not both');
       if (opts.criteriaFile !== undefined) body.criteria = parseJsonText(await ctx.readText(String(opts.criteriaFile)), String(opts.criteriaFile));
       if (opts.feedback !== undefined) body.feedback = String(opts.feedback);
+      // A grade is a score or rubric levels; neither given is a missing flag (exit 2), not a bad value.
+      if (body.score === undefined && body.criteria === undefined) {
+        throw new UsageError('give --score N, or rubric levels with --criterion CRITERION=LEVEL (or --criteria-file FILE)');
+      }
       return { kind: 'api', response: await ctx.client.request('PUT', `/submissions/${seg(id!)}/grade`, body) };
     },
   },

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, MAX_INT, Version } from './common.js';
+import { Id, MAX_INT, TimestampInput, Version } from './common.js';
 import { GradePoints, OpenPercent, Percent100, RoundedNumber } from './decimal.js';
 
 export const CHECK_CODES = [
@@ -67,7 +67,7 @@ export const LetterScheme = z.strictObject({
   letterFrom: z.literal('rounded'),
 });
 
-export const DismissedCheck = z.strictObject({ code: CheckCode, target: z.string(), by: Id, at: z.string().min(1) });
+export const DismissedCheck = z.strictObject({ code: CheckCode, target: z.string(), by: Id, at: TimestampInput });
 
 export const GradebookSetup = z
   .strictObject({

@@ -25,9 +25,32 @@ const bound = (issue: { inclusive?: boolean | undefined; origin: string } & ({ m
   }
 };
 
-/** Turn zod issues into `{path, message}` problems a person can act on, one per field. */
-export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix = ''): Problem[] {
+/**
+ * Turn zod issues into `{path, message}` problems a person can act on, one per field.
+ * `input`, the value checked, lets a missing field say `is required` where zod's issue
+ * alone cannot tell (a missing enum is reported like a wrong one).
+ */
+export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix = '', input?: unknown): Problem[] {
   const problems: Problem[] = [];
+  // A number past two bounds at once (an integer past 2^53 that also has a smaller maximum)
+  // is one problem: the bound that holds, the tightest.
+  const numericBounds = new Map<string, { index: number; value: number; dir: 'min' | 'max' }>();
+  const pushBound = (issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, dir: 'min' | 'max') => {
+    const path = formatPath(issue.path, prefix);
+    const value = Number('minimum' in issue ? issue.minimum : issue.maximum);
+    const key = `${dir} ${path}`;
+    const seen = numericBounds.get(key);
+    const numeric = issue.origin === 'number' || issue.origin === 'int';
+    if (numeric && seen !== undefined) {
+      if (dir === 'max' ? value < seen.value : value > seen.value) {
+        problems[seen.index] = { path, message: bound(issue, dir) };
+        seen.value = value;
+      }
+      return;
+    }
+    if (numeric) numericBounds.set(key, { index: problems.length, value, dir });
+    problems.push({ path, message: bound(issue, dir) });
+  };
   for (const issue of issues) {
     const path = issue.path;
     switch (issue.code) {
@@ -47,16 +70,17 @@ export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix 
         continue;
       }
       case 'too_small':
-        problems.push({ path: formatPath(path, prefix), message: bound(issue, 'min') });
+        pushBound(issue, 'min');
         continue;
       case 'too_big':
-        problems.push({ path: formatPath(path, prefix), message: bound(issue, 'max') });
+        pushBound(issue, 'max');
         continue;
       case 'invalid_value':
         problems.push({
           path: formatPath(path, prefix),
-          message:
-            issue.values.length === 1
+          message: isMissing(input, path)
+            ? 'is required'
+            : issue.values.length === 1
               ? `must be ${JSON.stringify(issue.values[0])}`
               : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
         });
@@ -98,5 +122,27 @@ export function formatZodIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix 
         problems.push({ path: formatPath(path, prefix), message: issue.message });
     }
   }
-  return problems;
+  return distinct(problems);
+}
+
+/** Whether the checked value has nothing at this path (known only when the value is given). */
+function isMissing(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  if (input === undefined || path.length === 0) return false;
+  let at: unknown = input;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return false;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at === undefined;
+}
+
+/** The same problem twice (two checks that say the same of one field) is said once. */
+export function distinct(problems: readonly Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

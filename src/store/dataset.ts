@@ -66,7 +66,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function parseDataset(input: unknown): DatasetValue {
   const parsed = Dataset.safeParse(input);
-  const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues))];
+  const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues, '', input))];
   if (!parsed.success || problems.length > 0) {
     throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
   }

@@ -39,9 +39,42 @@ describe('error envelope', () => {
   it('wrong content type: unsupported 415', async () => {
     svc = await makeService();
     const res = await raw(svc, '/courses', { method: 'POST', body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    await expectEnvelope(res, 'unsupported', 415);
+    expect(await expectEnvelope(res, 'unsupported', 415)).toEqual({
+      error: {
+        code: 'unsupported',
+        message: 'The request body must be application/json, not "application/x-www-form-urlencoded".',
+        details: { contentType: 'application/x-www-form-urlencoded' },
+      },
+    });
     const text = await raw(svc, '/courses', { method: 'POST', body: '{"title":"x"}', headers: { 'content-type': 'text/plain' } });
     await expectEnvelope(text, 'unsupported', 415);
+  });
+
+  it('problems: a missing enum field is "is required", one bound per number (the tightest), the same problem once', async () => {
+    svc = await makeService({
+      courses: [{ id: 'c1', title: 'C' }],
+      users: [{ id: 's1', name: 'S' }],
+      enrollments: [{ courseId: 'c1', userId: 's1', role: 'student' }],
+    });
+    const missing = await svc.call('POST', '/courses/c1/gradebook/setup/dismiss', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toEqual({
+      code: 'invalid',
+      message: '2 problems: code: is required; ...',
+      details: [
+        { path: 'code', message: 'is required' },
+        { path: 'target', message: 'is required' },
+      ],
+    });
+    const wrong = await svc.call('POST', '/courses/c1/gradebook/setup/dismiss', { code: 'nope', target: 'x' });
+    expect(wrong.body.error.details[0]).toMatchObject({ path: 'code', message: expect.stringMatching(/^must be one of "/) });
+    // 2^53 is past Number.isSafeInteger's bound and past the version's own, smaller one: one problem, the smaller bound.
+    const huge = await svc.call('PUT', '/courses/c1/gradebook/students/s1/final', { reason: 'r', expectedVersion: 2 ** 53, percent: 1 });
+    expect(huge.body.error).toEqual({
+      code: 'invalid',
+      message: 'expectedVersion: must be <= 4503599627370495',
+      details: [{ path: 'expectedVersion', message: 'must be <= 4503599627370495' }],
+    });
   });
 
   it('body over 1 MiB: too-large 413, before parsing', async () => {

@@ -219,6 +219,31 @@ describe('setup checks and dismissals', () => {
     expect(res.body.error.details[0].path).toBe('code');
   });
 
+  it("a setup's dismissals: each at a timestamp (normalised to UTC with milliseconds), each code and target once", async () => {
+    svc = await course();
+    const dismissal = { code: 'category-empty' as const, target: 'gone', by: 'inst' };
+    const bad = await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ dismissedChecks: [{ ...dismissal, at: 'not a time' }] }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([{ path: 'dismissedChecks[0].at', message: 'must be an RFC 3339 timestamp such as 2026-11-22T08:30:00Z' }]);
+    const twice = await svc.call(
+      'PUT',
+      '/courses/c1/gradebook/setup',
+      setup({
+        dismissedChecks: [
+          { ...dismissal, at: '2026-01-01T10:00:00Z' },
+          { ...dismissal, at: '2026-01-02T10:00:00Z' },
+        ],
+      }),
+    );
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.details).toEqual([
+      { path: 'dismissedChecks[1]', message: 'dismisses category-empty for "gone" again (dismissedChecks[0] already does); keep one' },
+    ]);
+    const offset = await svc.call('PUT', '/courses/c1/gradebook/setup', setup({ dismissedChecks: [{ ...dismissal, at: '2026-01-01T10:00:00+02:00' }] }));
+    expect(offset.status).toBe(200);
+    expect(offset.body.dismissedChecks).toEqual([{ ...dismissal, at: '2026-01-01T08:00:00.000Z' }]);
+  });
+
   it('more than 200 dismissals is conflict', async () => {
     svc = await course();
     const filler = Array.from({ length: 200 }, (_, i) => ({ code: 'category-empty' as const, target: `gone${i}`, by: 'inst', at: '2026-11-01T00:00:00.000Z' }));

@@ -98,7 +98,11 @@ describe('blocks create', () => {
       2,
       'error: --level must be a number (got "two")\n',
     );
-    expectError(await cb.run(['blocks', 'create', '--lesson', 'les_05', '--file', '-'], { input: 'heading: X' }), 2, /^error: - is not valid JSON: /);
+    expectError(
+      await cb.run(['blocks', 'create', '--lesson', 'les_05', '--file', '-'], { input: 'heading: X' }),
+      3,
+      /^error \(invalid\): standard input: not valid JSON: /,
+    );
   });
 
   it('content the block type does not allow is invalid (exit 3), naming the flag to fix', async () => {
@@ -894,8 +898,15 @@ describe('submissions grade', () => {
     );
   });
 
-  it('no score, a negative score, or an unknown criterion or level is invalid (exit 3)', async () => {
-    expectError(await cb.run(['submissions', 'grade', 'sub_010']), 3, 'error (invalid): --score: give a score, or criteria to add up\n');
+  it('no score and no criteria is a usage error naming the flags (exit 2)', async () => {
+    expectError(
+      await cb.run(['submissions', 'grade', 'sub_010', '--feedback', 'good']),
+      2,
+      'error: give --score N, or rubric levels with --criterion CRITERION=LEVEL (or --criteria-file FILE)\n',
+    );
+  });
+
+  it('a negative score, or an unknown criterion or level is invalid (exit 3)', async () => {
     expectError(await cb.run(['submissions', 'grade', 'sub_010', '--score', '-1']), 3, 'error (invalid): --score: must be >= 0\n');
     expectError(
       await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy=perfect']),

@@ -268,7 +268,7 @@ describe('courses import', () => {
   });
 
   it('text that is not JSON is a usage error (exit 2) naming the source', async () => {
-    expectError(await cb.run(['courses', 'import', '-'], { input: '{not json' }), 2, /^error: - is not valid JSON: /);
+    expectError(await cb.run(['courses', 'import', '-'], { input: '{not json' }), 3, /^error \(invalid\): standard input: not valid JSON: /);
   });
 
   it('an invalid course file is refused whole (exit 3) with every problem and its path', async () => {

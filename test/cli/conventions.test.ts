@@ -224,9 +224,10 @@ describe('file errors in serve', () => {
     }
     const notJson = join(home.dir, 'jwks.txt');
     writeFileSync(notJson, 'keys');
+    // Read but not JSON: invalid (exit 3), as a --seed that is not JSON is.
     expect(await runCli(['serve', '--memory', '--port', '0', '--jwks', notJson], { env: home.env })).toMatchObject({
-      code: 2,
-      stderr: expect.stringMatching(new RegExp(`^error: ${notJson.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: `)),
+      code: 3,
+      stderr: expect.stringMatching(new RegExp(`^error \\(invalid\\): ${notJson.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON: `)),
     });
   });
 });

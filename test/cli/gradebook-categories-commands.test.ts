@@ -232,7 +232,7 @@ describe('gradebook categories update', () => {
     expect(second).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it('nothing to change, or an unknown category, is a usage error (exit 2)', async () => {
+  it('nothing to change is a usage error (exit 2); an unknown category is not-found (exit 5), as for delete', async () => {
     const s = await newStore();
     expectError(
       await s.run(['gradebook', 'categories', 'update', 'cat_quiz', '--course', COURSE]),
@@ -241,8 +241,8 @@ describe('gradebook categories update', () => {
     );
     expectError(
       await s.run(['gradebook', 'categories', 'update', 'cat_nope', '--course', COURSE, '--weight', '5']),
-      2,
-      'error: no category "cat_nope" in crs_data101\'s setup (it has cat_quiz, cat_project, cat_final)\n',
+      5,
+      'error (not-found): Category "cat_nope" is not in the gradebook setup of course "crs_data101" (its categories: cat_quiz, cat_project, cat_final).\n',
     );
   });
 
@@ -286,7 +286,7 @@ describe('gradebook categories delete', () => {
 
   it('--move-to moves its assignments, then removes it, in one step (one setup version)', async () => {
     const s = await newStore();
-    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_project', '--course', COURSE, '--move-to', 'cat_final']);
+    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_project', '--course', COURSE, '--move-to', 'cat_final', '--yes']);
     expect(res).toMatchObject({
       code: 0,
       stderr: 'moved 2 assignments to cat_final\nnote: category weights now sum to 60, not 100 (weighted mode); see gradebook checks\n',
@@ -319,11 +319,36 @@ describe('gradebook categories delete', () => {
     expect((await setupOf(s)).version).toBe(1);
   });
 
-  it('an empty category goes without a question', async () => {
+  it('a removal that would go ahead asks first on a terminal; no is nothing changed', async () => {
     const s = await newStore();
     await s.ok(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Spare']);
-    const res = await s.run(['gradebook', 'categories', 'delete', 'spare', '--course', COURSE], TERMINAL);
+    const prompter = scriptedPrompter([false]);
+    expect(await s.run(['gradebook', 'categories', 'delete', 'spare', '--course', COURSE], { ...TERMINAL, prompter })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'nothing changed\n',
+    });
+    expect(prompter.asked).toEqual(['Remove category spare?']);
+    const moving = scriptedPrompter([true]);
+    const res = await s.run(['gradebook', 'categories', 'delete', 'cat_project', '--course', COURSE, '--move-to', 'cat_final'], {
+      ...TERMINAL,
+      prompter: moving,
+    });
     expect(res.code).toBe(0);
+    expect(moving.asked).toEqual(['Remove category cat_project (its 2 assignments move to cat_final)?']);
+    expect((await setupOf(s)).categories.map((c) => c.id)).toEqual(['cat_quiz', 'cat_final', 'spare']);
+  });
+
+  it('off a terminal a removal needs --yes (exit 2, nothing removed); with it the empty category goes', async () => {
+    const s = await newStore();
+    await s.ok(['gradebook', 'categories', 'create', '--course', COURSE, '--name', 'Spare']);
+    expectError(
+      await s.run(['gradebook', 'categories', 'delete', 'spare', '--course', COURSE]),
+      2,
+      'error: removing a category needs --yes when not interactive\n',
+    );
+    expect((await setupOf(s)).categories).toHaveLength(4);
+    expect((await s.run(['gradebook', 'categories', 'delete', 'spare', '--course', COURSE, '--yes'])).code).toBe(0);
     expect((await setupOf(s)).categories.map((c) => c.id)).toEqual(['cat_quiz', 'cat_project', 'cat_final']);
   });
 
@@ -338,7 +363,7 @@ describe('gradebook categories delete', () => {
   it('--move-to naming no category is invalid, named by the flag (exit 3); an unknown category is not-found (exit 5)', async () => {
     const s = await newStore();
     expectError(
-      await s.run(['gradebook', 'categories', 'delete', 'cat_final', '--course', COURSE, '--move-to', 'cat_exams']),
+      await s.run(['gradebook', 'categories', 'delete', 'cat_final', '--course', COURSE, '--move-to', 'cat_exams', '--yes']),
       3,
       `error (invalid): --move-to: "cat_exams" is not a category of the course's gradebook setup (its categories: cat_quiz, cat_project, cat_final)\n`,
     );

@@ -61,7 +61,7 @@ describe('gradebook setup show', () => {
     expect(res.stdout).toContain('mode      weighted   (version 1, updated 2026-08-01T09:00:00.000Z by usr_instructor)\n');
     expect(res.stdout).toContain('\n  cat_quiz       Quizzes              30%    drop lowest 1, highest 0, keep >= 1\n');
     expect(res.stdout).toContain('\n  cat_final      Final                30%    drop lowest 0, highest 0, keep >= 1, no late penalty\n');
-    expect(res.stdout).toContain('late      -10% of possible per day, at most 5 (then hold-at-max), grace 15 min\n');
+    expect(res.stdout).toContain('late      10% of possible off per day, at most 5 (then hold-at-max), grace 15 min\n');
     expect(res.stdout).toContain('letters   Standard letters: A 93, A- 90, B+ 87,');
   });
 
@@ -128,15 +128,15 @@ describe('gradebook setup set', () => {
     expect(res.stderr).toMatch(/^error \(invalid\): categories\[0\]\.weight: must be <= 100\n/);
     const empty = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: '{}' });
     expect(empty.code).toBe(3);
-    expect(empty.stderr).toContain('  mode: must be one of "weighted", "points"\n');
+    expect(empty.stderr).toContain('  mode: is required\n');
     expect((await setupOf(s)).categories[0]!.weight).toBe(30);
   });
 
-  it('missing --file, or text that is not JSON, is a usage error (exit 2)', async () => {
+  it('missing --file is a usage error (exit 2); text that is not JSON is invalid (exit 3)', async () => {
     expect(await s.run(['gradebook', 'setup', 'set', '--course', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --file\n' });
     const bad = await s.run(['gradebook', 'setup', 'set', '--course', COURSE, '--file', '-'], { input: '{"version": ' });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^error: - is not valid JSON: /);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/^error \(invalid\): standard input: not valid JSON: /);
   });
 
   it('a student may not replace the setup (exit 4)', async () => {
@@ -227,19 +227,19 @@ describe('gradebook setup edit', () => {
     expect(await setupOf(s)).toMatchObject({ version: before.version + 1, mode: 'weighted', late: { graceMinutes: 50 } });
   });
 
-  it('text that is not JSON reopens too; saving the reopened file unchanged gives up (exit 2) and keeps the text in a file', async () => {
+  it('text that is not JSON reopens too; saving the reopened file unchanged gives up (exit 3) and keeps the text in a file', async () => {
     const before = await setupOf(s);
     const ed = editor(
       (initial) => initial.replace('"graceMinutes": 50', '"graceMinutes": 55').slice(0, -3),
       (reopened) => reopened,
     );
     const res = await s.run(['gradebook', 'setup', 'edit', '--course', COURSE], { ...TERMINAL, edit: ed.edit, draftDir: s.dir });
-    expect(res.code).toBe(2);
+    expect(res.code).toBe(3);
     const kept = join(s.dir, 'crs_data101-setup.json');
     expect(res.stderr).toMatch(
-      new RegExp(`^your changes are kept in ${kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\nerror: crs_data101-setup.json is not valid JSON: `),
+      new RegExp(`^your changes are kept in ${kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\nerror \\(invalid\\): crs_data101-setup.json: not valid JSON: `),
     );
-    expect(ed.shown[1]).toMatch(/^\/\/ error: crs_data101-setup\.json is not valid JSON: /);
+    expect(ed.shown[1]).toMatch(/^\/\/ error \(invalid\): crs_data101-setup\.json: not valid JSON: /);
     expect(readFileSync(kept, 'utf8')).toContain('"graceMinutes": 55');
     expect(readFileSync(kept, 'utf8')).not.toContain('//');
     expect(await setupOf(s)).toEqual(before);

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliStore, cliStore } from '../helpers/cli-store.js';
 
+const STALE_0 =
+  'The override is at version 1, not 0: it changed since it was read, and nothing was saved. See gradebook final history --course crs_data101 --user usr_s07, then run the command again with --expected-version 1 (or without it) to replace it.';
+
 const MISSING_COURSE =
   "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
 
@@ -156,7 +159,7 @@ describe('gradebook final set', () => {
       '--expected-version',
       '0',
     ]);
-    expect(res).toMatchObject({ code: 6, stdout: '', stderr: 'error (conflict): The override is at version 1, not 0.\n' });
+    expect(res).toMatchObject({ code: 6, stdout: '', stderr: `error (conflict): ${STALE_0}\n` });
     const json = await store.run([
       '--json',
       'gradebook',
@@ -173,7 +176,7 @@ describe('gradebook final set', () => {
       '--expected-version',
       '0',
     ]);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'conflict', message: 'The override is at version 1, not 0.', details: { currentVersion: 1 } } });
+    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'conflict', message: STALE_0, details: { currentVersion: 1 } } });
   });
 
   it('a letter outside the scheme or a negative percent is invalid naming the field (exit 3)', async () => {
@@ -245,7 +248,7 @@ describe('gradebook final clear', () => {
 
   it('a stale --expected-version is a conflict (exit 6) and the override stays', async () => {
     const res = await store.run(['gradebook', 'final', 'clear', '--course', COURSE, '--user', 'usr_s07', '--reason', 'x', '--expected-version', '3']);
-    expect(res).toMatchObject({ code: 6, stderr: 'error (conflict): The override is at version 1, not 3.\n' });
+    expect(res).toMatchObject({ code: 6, stderr: `error (conflict): ${STALE_0.replace('not 0', 'not 3')}\n` });
     expect(await gradeRow('usr_s07')).toMatch(/\t62\.5 B\+ \*$/);
   });
 

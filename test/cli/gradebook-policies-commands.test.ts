@@ -48,7 +48,7 @@ describe('gradebook setup late', () => {
       '--grace',
       '30',
     ]);
-    expect(res).toEqual({ code: 0, stdout: '2\t-2.5% of possible per hour, no cap, grace 30 min\n', stderr: '' });
+    expect(res).toEqual({ code: 0, stdout: '2\t2.5% of possible off per hour, no cap, grace 30 min\n', stderr: '' });
     expect((await setupOf(s)).late).toEqual({
       enabled: true,
       percentPerPeriod: 2.5,
@@ -142,7 +142,7 @@ describe('gradebook setup extra-credit', () => {
     expect(await s.ok(['gradebook', 'setup', 'extra-credit', '--course', COURSE, '--category-cap', '5', '--course-cap', '2.5'])).toBe(
       '2\tcategory cap 5%, course cap 2.5 points\n',
     );
-    expect(await s.ok(['gradebook', 'setup', 'extra-credit', '--course', COURSE, '--course-cap', 'none'])).toBe('3\tcategory cap 5%, course cap none points\n');
+    expect(await s.ok(['gradebook', 'setup', 'extra-credit', '--course', COURSE, '--course-cap', 'none'])).toBe('3\tcategory cap 5%, course cap none\n');
     expect((await setupOf(s)).extraCredit).toEqual({ categoryCapPercent: 5, courseCapPoints: null });
   });
 

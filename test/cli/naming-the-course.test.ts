@@ -234,7 +234,7 @@ describe('old verbs', () => {
     });
     expect(await s.run(['enrollments', 'remove', '-c', COURSE, '--user', 'usr_manager'])).toEqual({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
     expect((await s.run(['gradebook', 'categories', 'add', '-c', COURSE, '--name', 'Labs'])).code).toBe(0);
-    expect((await s.run(['gradebook', 'categories', 'remove', 'labs', '-c', COURSE])).code).toBe(0);
+    expect((await s.run(['gradebook', 'categories', 'remove', 'labs', '-c', COURSE, '--yes'])).code).toBe(0);
     expect((await s.run(['reporting-lines', 'add', 'usr_manager', 'usr_s03'])).code).toBe(0);
     expect(await s.run(['reporting-lines', 'remove', 'usr_manager', 'usr_s03'])).toEqual({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
   });

@@ -319,10 +319,10 @@ describe('rubrics import', () => {
     });
   });
 
-  it('text that is not JSON is a usage error naming the source (exit 2)', async () => {
+  it('text that is not JSON is invalid naming the source (exit 3), as malformed JSON sent to the API is', async () => {
     const res = await s.run(['rubrics', 'import', '-'], { input: 'id: rb_yaml' });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: - is not valid JSON: /);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/^error \(invalid\): standard input: not valid JSON: /);
   });
 
   it('only admins import rubrics (exit 4)', async () => {

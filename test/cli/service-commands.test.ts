@@ -78,10 +78,10 @@ describe('import', () => {
     });
   });
 
-  it('text that is not JSON exits 2; a non-admin exits 4', async () => {
+  it('text that is not JSON exits 3 (invalid); a non-admin exits 4', async () => {
     const notJson = await shared.run(['import', '-'], { input: 'coursebook: 1' });
-    expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toMatch(/^error: - is not valid JSON: /);
+    expect(notJson.code).toBe(3);
+    expect(notJson.stderr).toMatch(/^error \(invalid\): standard input: not valid JSON: /);
     const res = await shared.run(['--as', 'usr_instructor', 'import', '-'], { input: JSON.stringify({ coursebook: 1, users: [{ id: 'usr_x', name: 'X' }] }) });
     expect(res).toMatchObject({ code: 4, stdout: '', stderr: `importing -...\n${ADMINS_ONLY}` });
   });
@@ -140,11 +140,11 @@ describe('api', () => {
     expect(await s.run(['--json', 'api', 'DELETE', '/reporting-lines/usr_manager/usr_s02'])).toMatchObject({ code: 0, stdout: '{"ok":true}\n' });
   });
 
-  it('an unknown method or a body that is not JSON is a usage error (exit 2)', async () => {
+  it('an unknown method is a usage error (exit 2); a body that is not JSON is invalid (exit 3)', async () => {
     expect(await shared.run(['api', 'FETCH', '/courses'])).toMatchObject({ code: 2, stderr: 'error: method must be one of GET, POST, PUT, PATCH, DELETE\n' });
     const body = await shared.run(['api', 'POST', '/users', '--body', '{name: x}']);
-    expect(body.code).toBe(2);
-    expect(body.stderr).toMatch(/^error: --body is not valid JSON: /);
+    expect(body.code).toBe(3);
+    expect(body.stderr).toMatch(/^error \(invalid\): --body: not valid JSON: /);
   });
 
   it('API errors keep their exit codes: invalid 3, forbidden 4, not-found 5, conflict 6', async () => {

@@ -22,7 +22,7 @@ export const courseFilesRoutes: RouteModule = [
     handler: ({ deps, body, query, granted }) => {
       const parsed = CourseFile.safeParse(body);
       if (!parsed.success) {
-        const problems = formatZodIssues(parsed.error.issues);
+        const problems = formatZodIssues(parsed.error.issues, '', body);
         throw new AppError('invalid', `The course file has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was imported.`, problems);
       }
       return importCourseFile(deps.store, deps, parsed.data, granted.caller.user.id, { asNew: query.asNew === 'true' });
