@@ -149,6 +149,19 @@ describe('fixture faults create', () => {
     expect((await api(issue)).code).toBe(0); // the rule was good for one request
   });
 
+  it('prints just the new id when piped, so id=$(...) works, and one Created line on a terminal', async () => {
+    const piped = await fixture(['faults', 'create', '--path', '/x', '--status', '429']);
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(piped.stdout).toMatch(/^flt_\d+\n$/);
+    const id = piped.stdout.trim();
+    expect(JSON.parse((await fixture(['faults', 'list', '--json'])).stdout).map((r: { id: string }) => r.id)).toEqual([id]);
+    const onTerminal = await runCli(['--base-url', server.url, '--token', 'demo-admin-token', 'fixture', 'faults', 'create', '--path', '/y', '--delay', '5'], {
+      env: home.env,
+      tty: { stdout: true },
+    });
+    expect(onTerminal).toMatchObject({ code: 0, stdout: `Created fault flt_${Number(id.slice(4)) + 1}\n`, stderr: '' });
+  });
+
   it('a --path without its leading slash is the same pattern (relative to /api/v1)', async () => {
     const added = await fixture(['faults', 'create', '--path', 'courses/*/assignments', '--status', '503', '--times', '1', '--json']);
     expect(JSON.parse(added.stdout)).toMatchObject({ path: '/courses/*/assignments', status: 503 });
