@@ -45,12 +45,12 @@ export async function applyFaults(c: AppContext, tools: FixtureTools): Promise<F
     return { faultId: rule.id, answer: Response.error(), dropped: true };
   }
   if (rule.status === null) return { faultId: rule.id, answer: null, dropped: false };
-  const envelope = { error: { code: rule.code, message: rule.message, details: { faultId: rule.id } } };
-  return {
-    faultId: rule.id,
-    answer: new Response(JSON.stringify(envelope), { status: rule.status, headers: { 'content-type': 'application/json', 'x-coursebook-fault': rule.id } }),
-    dropped: false,
-  };
+  // A Retry-After goes in the header and, as in the service's own 429, in the details.
+  const details = rule.retryAfter === null ? { faultId: rule.id } : { faultId: rule.id, retryAfter: rule.retryAfter };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-coursebook-fault': rule.id };
+  if (rule.retryAfter !== null) headers['retry-after'] = String(rule.retryAfter);
+  const envelope = { error: { code: rule.code, message: rule.message, details } };
+  return { faultId: rule.id, answer: new Response(JSON.stringify(envelope), { status: rule.status, headers }), dropped: false };
 }
 
 /** Never kept in the journal: credentials. */

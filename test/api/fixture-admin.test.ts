@@ -319,6 +319,32 @@ describe('fault rules and delays', () => {
     expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
   });
 
+  it('an injected 429 carries Retry-After like the service’s own (default 1 s, or the rule’s retryAfter); other answers only when asked', async () => {
+    const f = await fixture();
+    const rules = [
+      { path: '/a', status: 429 },
+      { path: '/b', code: 'rate-limited' },
+      { path: '/c', status: 429, retryAfter: 0 },
+      { path: '/d', status: 503, retryAfter: 30 },
+      { path: '/e', status: 503 },
+    ];
+    const added = [];
+    for (const body of rules) added.push((await f.call<FaultRuleValue>('POST', '/_admin/faults', { body })).body.retryAfter);
+    expect(added).toEqual([1, 1, 0, 30, null]);
+    const answers = [];
+    for (const path of ['/a', '/b', '/c', '/d', '/e']) {
+      const res = await f.call('GET', path, { as: null });
+      answers.push([path, res.status, res.headers.get('retry-after'), res.body.error.code, res.body.error.details]);
+    }
+    expect(answers).toEqual([
+      ['/a', 429, '1', 'rate-limited', { faultId: 'flt_1', retryAfter: 1 }],
+      ['/b', 429, '1', 'rate-limited', { faultId: 'flt_2', retryAfter: 1 }],
+      ['/c', 429, '0', 'rate-limited', { faultId: 'flt_3', retryAfter: 0 }],
+      ['/d', 503, '30', 'internal', { faultId: 'flt_4', retryAfter: 30 }],
+      ['/e', 503, null, 'internal', { faultId: 'flt_5' }],
+    ]);
+  });
+
   it('a rule that cannot work is invalid, naming the field', async () => {
     const f = await fixture();
     const cases: [unknown, string][] = [
@@ -334,6 +360,11 @@ describe('fault rules and delays', () => {
       [{ path: '/courses', delayMs: -1 }, 'delayMs'],
       [{ path: '/courses', times: 0, status: 500 }, 'times'],
       [{ path: '/courses', status: 500, colour: 'red' }, 'colour'],
+      [{ path: '/courses', retryAfter: 5 }, 'status'],
+      [{ path: '/courses', status: 429, retryAfter: -1 }, 'retryAfter'],
+      [{ path: '/courses', status: 429, retryAfter: 86_401 }, 'retryAfter'],
+      [{ path: '/courses', status: 429, retryAfter: 1.5 }, 'retryAfter'],
+      [{ path: '/courses', code: 'rate-limited', dropConnection: true }, 'dropConnection'],
     ];
     for (const [body, field] of cases) {
       const res = await f.call<ErrorBody>('POST', '/_admin/faults', { body });

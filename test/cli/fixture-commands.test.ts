@@ -139,6 +139,7 @@ describe('fixture faults create', () => {
       status: 503,
       code: 'internal',
       message: expect.stringMatching(/^Injected fault \(rule flt_\d+\)\.$/),
+      retryAfter: null,
       dropConnection: false,
       matched: 0,
     });
@@ -160,6 +161,33 @@ describe('fixture faults create', () => {
       tty: { stdout: true },
     });
     expect(onTerminal).toMatchObject({ code: 0, stdout: `Created fault flt_${Number(id.slice(4)) + 1}\n`, stderr: '' });
+  });
+
+  it('an injected 429 carries Retry-After (default 1 s, --retry-after to change), which the CLI waits out like a real one', async () => {
+    const added = await fixture(['faults', 'create', '--path', '/courses', '--method', 'GET', '--status', '429', '--times', '1', '--json']);
+    expect(JSON.parse(added.stdout)).toMatchObject({ status: 429, code: 'rate-limited', retryAfter: 1 });
+    const sleeps: number[] = [];
+    const listed = await runCli(['--base-url', server.url, '--token', 'demo-admin-token', 'courses', 'list'], { env: home.env, sleeps });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe(`rate-limited by ${server.url}; retrying in 1 s (try 2 of 5)\n`);
+    expect(sleeps).toEqual([1000]);
+    const long = await fixture(['faults', 'create', '--path', '/courses', '--method', 'GET', '--code', 'rate-limited', '--retry-after', '120', '--json']);
+    expect(JSON.parse(long.stdout)).toMatchObject({ status: 429, retryAfter: 120 });
+    // Longer than a minute: not waited for; the rate-limited error stands (exit 7).
+    expect(await api(['courses', 'list'])).toMatchObject({ code: 7, stdout: '', stderr: expect.stringMatching(/^error \(rate-limited\): Injected fault/) });
+  });
+
+  it('--retry-after that is not a whole number of seconds up to a day is refused (exit 2, exit 3)', async () => {
+    expect(await fixture(['faults', 'create', '--path', '/x', '--status', '429', '--retry-after', 'soon'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --retry-after must be a number (got "soon")\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/x', '--status', '429', '--retry-after', '86401'])).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): --retry-after: must be <= 86400\n',
+    });
   });
 
   it('a --path without its leading slash is the same pattern (relative to /api/v1)', async () => {
