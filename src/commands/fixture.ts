@@ -7,6 +7,7 @@ import { resolveBackend } from '../cli/backend.js';
 import { remoteClient } from '../cli/client.js';
 import { type ApiResponse, type CommandContext, type CommandDef, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
 import { AppError } from '../errors.js';
+import { faultRuleSentences } from '../schemas/fault-rule-sentences.js';
 
 /**
  * One control request to the remote fixture. Local mode has no fixture to control (and the
@@ -121,6 +122,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
   {
     name: 'fixture faults create',
     fieldFlags: { delayMs: '--delay', dropConnection: '--drop' },
+    sentences: faultRuleSentences,
     aliases: ['add'],
     description: 'Add a fault rule: matching requests are delayed, answered with an error, or dropped (the newest rule wins)',
     options: [

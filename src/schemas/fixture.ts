@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { Timestamp, TimestampInput } from './common.js';
+import { FAULT_RULE_SENTENCES } from './fault-rule-sentences.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -105,18 +106,13 @@ export const FaultRuleInput = z
   })
   .superRefine((rule, ctx) => {
     const answers = rule.status !== undefined || rule.code !== undefined || rule.message !== undefined || rule.retryAfter !== undefined;
-    if (rule.dropConnection === true && answers)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['dropConnection'],
-        message: 'cannot be combined with status, code, message or retryAfter (a dropped connection has no answer)',
-      });
+    const said = FAULT_RULE_SENTENCES;
+    if (rule.dropConnection === true && answers) ctx.addIssue({ code: 'custom', path: ['dropConnection'], message: said.dropAlone });
     if (rule.message !== undefined && rule.status === undefined && rule.code === undefined)
-      ctx.addIssue({ code: 'custom', path: ['status'], message: 'is required with message (or give code)' });
+      ctx.addIssue({ code: 'custom', path: ['status'], message: said.statusForMessage });
     if (rule.retryAfter !== undefined && rule.status === undefined && rule.code === undefined)
-      ctx.addIssue({ code: 'custom', path: ['status'], message: 'is required with retryAfter (or give code)' });
-    if (rule.delayMs === undefined && !answers && rule.dropConnection !== true)
-      ctx.addIssue({ code: 'custom', path: ['(root)'], message: 'a rule needs an effect: delayMs, status (or code), or dropConnection' });
+      ctx.addIssue({ code: 'custom', path: ['status'], message: said.statusForRetryAfter });
+    if (rule.delayMs === undefined && !answers && rule.dropConnection !== true) ctx.addIssue({ code: 'custom', path: ['(root)'], message: said.needsEffect });
   })
   .openapi('FaultRuleInput');
 export type FaultRuleInputValue = z.infer<typeof FaultRuleInput>;

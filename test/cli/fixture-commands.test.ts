@@ -197,9 +197,30 @@ describe('fixture faults create', () => {
   });
 
   it('a rule without an effect, or --status that is not a number, is refused (exit 3, exit 2)', async () => {
-    expect(await fixture(['faults', 'create', '--path', '/courses'])).toMatchObject({
+    // Named by the flags typed; --json keeps the API's field names and paths.
+    expect(await fixture(['faults', 'create', '--path', '/courses'])).toEqual({
       code: 3,
-      stderr: 'error (invalid): (root): a rule needs an effect: delayMs, status (or code), or dropConnection\n',
+      stdout: '',
+      stderr: 'error (invalid): a rule needs an effect: --delay, --status (or --code), or --drop\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--json'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"invalid","message":"(root): a rule needs an effect: delayMs, status (or code), or dropConnection","details":[{"path":"(root)","message":"a rule needs an effect: delayMs, status (or code), or dropConnection"}]}}\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--drop', '--message', 'x'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error (invalid): 2 problems: --drop, --status\n' +
+        '  --drop: cannot be combined with --status, --code, --message or --retry-after (a dropped connection has no answer)\n' +
+        '  --status: is required with --message (or give --code)\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--retry-after', '5'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): --status: is required with --retry-after (or give --code)\n',
     });
     expect(await fixture(['faults', 'create', '--path', '/courses', '--status', 'bad'])).toMatchObject({
       code: 2,
