@@ -51,6 +51,40 @@ describe('fixture reset', () => {
     expect((await api(['courses', 'create', '--title', 'Extra', '--json'])).stdout).toContain('"id":"crs_0001"');
   });
 
+  it('a request still waiting on a delay is answered 409 unserved, and its write never lands (a socket, serve’s own timer)', async () => {
+    // serve's own sleep: the 10-minute delay ends only because the reset ends it.
+    const timed = await startServer(inProcessServeOptions({ seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') }, deterministic: true, allowAdmin: true }));
+    try {
+      const on = (args: string[]) => runCli(['--base-url', timed.url, '--token', 'demo-admin-token', ...args], { env: home.env });
+      expect((await on(['fixture', 'faults', 'create', '--method', 'POST', '--path', '/courses', '--delay', '600000'])).stdout).toBe('flt_1\n');
+      const late = fetch(`${timed.url}/api/v1/courses`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Late' }),
+      });
+      // The rule counts the request once it is waiting.
+      let matched = 0;
+      for (let i = 0; i < 500 && matched === 0; i++) matched = JSON.parse((await on(['fixture', 'faults', 'list', '--json'])).stdout)[0].matched;
+      expect(matched).toBe(1);
+      expect(await on(['fixture', 'reset'])).toEqual({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
+      const answer = await late;
+      expect([answer.status, await answer.json()]).toEqual([
+        409,
+        {
+          error: {
+            code: 'conflict',
+            message: 'The fixture was reset while this request waited to be served; it was not served.',
+            details: { reset: true, faultId: 'flt_1' },
+          },
+        },
+      ]);
+      expect((await on(['courses', 'list'])).stdout).toMatch(/^crs_data101\t[^\n]*\n$/);
+      expect((await on(['fixture', 'requests', 'list', '--status', '409'])).stdout.split('\t').slice(2, 5)).toEqual(['POST', '/api/v1/courses', '409']);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('needs a remote fixture: local mode is a usage error (exit 2) that opens no store', async () => {
     const res = await runCli(['--db', home.db, 'fixture', 'reset'], { env: home.env });
     expect(res).toMatchObject({ code: 2, stdout: '' });
