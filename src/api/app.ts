@@ -8,7 +8,7 @@ import { formatZodIssues } from '../schemas/problems.js';
 import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
 import type { AnswerHeaders, AppDeps, AppEnv, AppOptions } from './context.js';
 import { API_PREFIX, addOperation, callerIdOf, type RouteModule } from './define.js';
-import { applyFaults, isControlPath, recordRequest, requestIdFor } from './fixture-hooks.js';
+import { applyFaults, type FaultOutcome, isControlPath, recordRequest, requestIdFor } from './fixture-hooks.js';
 
 export const DEFAULT_OPTIONS: AppOptions = {
   maxBody: 1024 * 1024,
@@ -48,19 +48,28 @@ export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule
 
   app.use('*', async (c, next) => {
     c.set('deps', fullDeps);
+    const controlPath = isControlPath(c.req.path);
+    // serve --allow-reset: a request is let in, and its request id drawn, only while no reset
+    // is under way, and a reset waits until it is answered (runtime/reset-gate.ts).
+    const admission = fullDeps.resetGate && !controlPath ? await fullDeps.resetGate.enter() : null;
     const requestId = requestIdFor(c.req.header('x-request-id'), () => fullDeps.ids.next('req'));
     // A fixture server's --delay, fault rules and journal (fixture-hooks.ts); never for its
     // control routes. Without --allow-admin or --delay there is nothing to apply or record.
     const fixture = fullDeps.fixture;
-    const tools = fixture && (fixture.control !== null || fixture.delayMs > 0) && !isControlPath(c.req.path) ? fixture : null;
+    const tools = fixture && (fixture.control !== null || fixture.delayMs > 0) && !controlPath ? fixture : null;
     const arrived = tools ? { time: tools.wallClock.now(), serviceTime: fullDeps.clock.now() } : null;
     // Timed only for whoever reads the duration: the request log and a fixture's journal.
     const started = options.log || tools ? performance.now() : null;
-    const fault = tools ? await applyFaults(c, tools) : null;
     const answerHeaders: AnswerHeaders = { 'x-request-id': requestId };
     c.set('answerHeaders', answerHeaders);
-    if (fault?.answer) c.res = fault.answer;
-    else await next();
+    let fault: FaultOutcome | null = null;
+    try {
+      fault = tools ? await applyFaults(c, tools, admission?.signal) : null;
+      if (fault?.answer) c.res = fault.answer;
+      else await next();
+    } finally {
+      admission?.leave();
+    }
     // An answer define.ts made carries these already, as plain headers that @hono/node-server
     // writes as they are. Any other (an error's, a fault rule's, a Response a handler built)
     // gets them now. Each was made here, so its headers are its own to change: setting them

@@ -4,6 +4,7 @@ import type { RequestJournal } from '../domain/fixture/journal.js';
 import type { Clock } from '../runtime/clock.js';
 import type { ControllableClock } from '../runtime/controllable-clock.js';
 import type { Ids } from '../runtime/ids.js';
+import type { ResetGate } from '../runtime/reset-gate.js';
 import type { UserValue } from '../schemas/people.js';
 import type { Store } from '../store/db.js';
 import type { Grader } from './grader.js';
@@ -67,8 +68,10 @@ export interface AppDeps {
   options?: Partial<AppOptions>;
   /** Runs grade computations (worker threads under serve); in-thread when absent. */
   grader?: Grader | null;
-  /** Restores the seed for POST /_reset (serve --allow-reset). */
+  /** Restores the seed for POST /_reset (serve --allow-reset), through resetGate when there is one. */
   reset?: (() => Promise<void>) | null;
+  /** serve --allow-reset: what every other request enters, so none overlaps a reset (runtime/reset-gate.ts). */
+  resetGate?: ResetGate | null;
   /** serve's fixture tools (journal, faults, clock control, --delay); none in local mode. */
   fixture?: FixtureTools | null;
   /** serve: reads kept for requests that find the store unchanged (read-cache.ts); none in local mode. */
@@ -81,8 +84,11 @@ export interface FixtureTools {
   control: { journal: RequestJournal; faults: FaultRules; clock: ControllableClock } | null;
   /** --delay: every answer but the control routes' waits this long first. */
   delayMs: number;
-  /** Waits `ms` milliseconds (injected, so tests wait for nothing). */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Waits `ms` milliseconds, or until `signal` aborts (a reset began: the request is not
+   * served). Injected, so tests wait for nothing, or for what they choose.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** The wall clock journal entries are stamped with. */
   wallClock: Clock;
 }

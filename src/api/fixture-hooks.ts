@@ -4,6 +4,7 @@
  * The control routes themselves (/_admin/..., /_reset) are never delayed, faulted or
  * journaled, so a test can always read and change the fixture.
  */
+import { AppError } from '../errors.js';
 import { JOURNAL_BODY_LIMIT } from '../schemas/fixture-limits.js';
 import type { AppContext, FixtureTools } from './context.js';
 import { API_PREFIX, callerIdOf } from './define.js';
@@ -27,11 +28,18 @@ export interface FaultOutcome {
   dropped: boolean;
 }
 
-/** Waits for --delay and the matching rule's delay, then answers for the rule when it says so. */
-export async function applyFaults(c: AppContext, tools: FixtureTools): Promise<FaultOutcome> {
+/**
+ * Waits for --delay and the matching rule's delay, then answers for the rule when it says so.
+ * A reset that begins during the wait (`signal`) ends it: the request is answered `conflict`
+ * and not served, so nothing it would write lands in the restored seed.
+ */
+export async function applyFaults(c: AppContext, tools: FixtureTools, signal?: AbortSignal): Promise<FaultOutcome> {
   const rule = tools.control?.faults.take(c.req.method, c.req.path) ?? null;
   const delay = tools.delayMs + (rule?.delayMs ?? 0);
-  if (delay > 0) await tools.sleep(delay);
+  if (delay > 0) {
+    await tools.sleep(delay, signal);
+    if (signal?.aborted) return { faultId: rule?.id ?? null, answer: cutByReset(rule?.id ?? null), dropped: false };
+  }
   if (!rule) return { faultId: null, answer: null, dropped: false };
   if (rule.dropConnection) {
     // Over a socket (@hono/node-server passes the Node request as env.incoming) the
@@ -45,12 +53,19 @@ export async function applyFaults(c: AppContext, tools: FixtureTools): Promise<F
     return { faultId: rule.id, answer: Response.error(), dropped: true };
   }
   if (rule.status === null) return { faultId: rule.id, answer: null, dropped: false };
-  const envelope = { error: { code: rule.code, message: rule.message, details: { faultId: rule.id } } };
-  return {
-    faultId: rule.id,
-    answer: new Response(JSON.stringify(envelope), { status: rule.status, headers: { 'content-type': 'application/json', 'x-coursebook-fault': rule.id } }),
-    dropped: false,
-  };
+  // A Retry-After goes in the header and, as in the service's own 429, in the details.
+  const details = rule.retryAfter === null ? { faultId: rule.id } : { faultId: rule.id, retryAfter: rule.retryAfter };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-coursebook-fault': rule.id };
+  if (rule.retryAfter !== null) headers['retry-after'] = String(rule.retryAfter);
+  const envelope = { error: { code: rule.code, message: rule.message, details } };
+  return { faultId: rule.id, answer: new Response(JSON.stringify(envelope), { status: rule.status, headers }), dropped: false };
+}
+
+/** The answer to a request whose wait a reset ended: 409, never served. */
+function cutByReset(faultId: string | null): Response {
+  const details = faultId === null ? { reset: true } : { reset: true, faultId };
+  const error = new AppError('conflict', 'The fixture was reset while this request waited to be served; it was not served.', details);
+  return new Response(JSON.stringify(error.toEnvelope()), { status: error.status, headers: { 'content-type': 'application/json' } });
 }
 
 /** Never kept in the journal: credentials. */

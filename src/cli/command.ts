@@ -143,6 +143,12 @@ export interface CommandDef {
    * flagOfField).
    */
   fieldFlags?: Record<string, string>;
+  /**
+   * The API's sentences that name fields of this command's body (a rule across fields, such
+   * as `a rule needs an effect: delayMs, ...`), written with `name(field)` for each field:
+   * the runner says them with the flags instead (cli/error-text.ts sentencesByFlag).
+   */
+  sentences?: (name: (field: string) => string) => Record<string, string>;
   /** Commands that do not talk to the API (config, serve, health) skip client set-up. */
   noClient?: boolean;
   /** Shown after the options in --help (where to read more). */

@@ -10,8 +10,11 @@ export function errorLines(err: AppError | UsageError): string[] {
   const lines = [`error (${err.code}): ${err.message}`];
   if (Array.isArray(err.details)) {
     const problems = (err.details as { path?: unknown; message?: unknown }[]).filter((p) => typeof p?.path === 'string');
-    const restated = problems.length === 1 && err.message.includes(`${problems[0]!.path as string}: `);
-    if (!restated) for (const p of problems) lines.push(`  ${p.path as string}: ${String(p.message)}`);
+    // A problem of the whole body, restated for people (problemsByFlag), has no path to show.
+    const line = (p: { path?: unknown; message?: unknown }) => (p.path === '' ? String(p.message) : `${p.path as string}: ${String(p.message)}`);
+    const [first] = problems;
+    const restated = problems.length === 1 && err.message.includes(first!.path === '' ? String(first!.message) : `${first!.path as string}: `);
+    if (!restated) for (const p of problems) lines.push(`  ${line(p)}`);
   }
   return lines;
 }
@@ -19,21 +22,49 @@ export function errorLines(err: AppError | UsageError): string[] {
 /**
  * An `invalid` answer restated in the command's flags. When the body was built from flags
  * and `flagOf` names one for every problem's path, each problem is shown under its flag
- * (`--level: is required`), so what to fix is what to type. Any other error, or a list
- * with a problem no flag made, is returned as it is.
+ * (`--level: is required`), so what to fix is what to type. A problem whose message is one
+ * of the command's sentences about its fields (`restate`, from CommandDef.sentences) is
+ * said with the flags instead; one about the whole body (`(root)`) is named by no flag but
+ * its restated sentence. Any other error, or a list with a problem no flag made, is
+ * returned as it is.
  */
-export function problemsByFlag(err: unknown, flagOf: (path: string) => string | undefined): unknown {
+export function problemsByFlag(
+  err: unknown,
+  flagOf: (path: string) => string | undefined,
+  restate: (message: string) => string | undefined = () => undefined,
+): unknown {
   if (!(err instanceof AppError) || err.code !== 'invalid' || !Array.isArray(err.details)) return err;
   const problems = err.details as Problem[];
-  const named = problems.map((p) => ({ flag: flagOf(p.path), message: p.message }));
+  const named = problems.map((p) => {
+    const sentence = restate(p.message);
+    const flag = p.path === '(root)' ? (sentence === undefined ? undefined : '') : flagOf(p.path);
+    return { flag, message: sentence ?? p.message, restated: sentence !== undefined };
+  });
   if (named.length === 0 || !named.every((p) => p.flag !== undefined)) return err;
   const restated = named.map((p) => ({ path: p.flag!, message: p.message }));
-  if (restated.length > 1) return new AppError('invalid', `${restated.length} problems: ${restated.map((p) => p.path).join(', ')}`, restated);
+  if (restated.length > 1) return new AppError('invalid', `${restated.length} problems: ${restated.map((p) => p.path || p.message).join(', ')}`, restated);
   // One problem: the answer's own sentence about it, where it has one, says more than the
-  // problem's (`letter: "Q" is not a letter of the course's scheme (A, B)`).
+  // problem's (`letter: "Q" is not a letter of the course's scheme (A, B)`), unless the
+  // problem's was restated in flags.
   const [only] = restated as [Problem];
+  if (only.path === '') return new AppError('invalid', only.message, restated);
   const own = `${problems[0]!.path}: `;
-  return new AppError('invalid', err.message.startsWith(own) ? `${only.path}: ${err.message.slice(own.length)}` : `${only.path}: ${only.message}`, restated);
+  const fromAnswer = !named[0]!.restated && err.message.startsWith(own) ? err.message.slice(own.length) : only.message;
+  return new AppError('invalid', `${only.path}: ${fromAnswer}`, restated);
+}
+
+/**
+ * A command's sentences about its fields (CommandDef.sentences) as `problemsByFlag` restates
+ * them: from the API's words (each field by its name) to the command's (each by its flag).
+ */
+export function sentencesByFlag(
+  sentences: (name: (field: string) => string) => Record<string, string>,
+  flagOf: (path: string) => string | undefined,
+): (message: string) => string | undefined {
+  const api = sentences((field) => field);
+  const cli = sentences((field) => flagOf(field) ?? field);
+  const byText = new Map(Object.keys(api).map((key) => [api[key]!, cli[key]!]));
+  return (message) => byText.get(message);
 }
 
 const ordinal = (n: number): string => {

@@ -5,7 +5,7 @@ import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
-import { errorLines, fileError, flagOfField, problemsByFlag } from './error-text.js';
+import { errorLines, fileError, flagOfField, problemsByFlag, sentencesByFlag } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
@@ -283,7 +283,8 @@ function byFlag(err: unknown, def: CommandDef, opts: Record<string, unknown>, ne
     commandOptions(def).map((o) => o.flags),
     def.fieldFlags,
   );
-  return problemsByFlag(err, nested ? (path) => nested(path) ?? named(path) : named);
+  const flagOf = nested ? (path: string) => nested(path) ?? named(path) : named;
+  return problemsByFlag(err, flagOf, def.sentences ? sentencesByFlag(def.sentences, flagOf) : undefined);
 }
 
 export function reportError(err: unknown, io: Io, json: boolean): number {

@@ -86,9 +86,15 @@ export function renderFields(data: Record<string, unknown>, target: RenderTarget
   return keys.map((k) => `${ink.bold(k.padEnd(w))}  ${cellText(data[k], target)}`).join('\n') + '\n';
 }
 
-/** `/modules/m1/lessons` -> `lesson`: the last collection named in the path of a create. */
+/**
+ * `/modules/m1/lessons` -> `lesson`: the last collection named in the path of a create. A
+ * segment starting with `_` is a namespace, not a collection (`/_admin/faults` -> `fault`).
+ */
 export function createdKind(path: string): string | undefined {
-  const segments = path.split('?')[0]!.split('/').filter(Boolean);
+  const segments = path
+    .split('?')[0]!
+    .split('/')
+    .filter((s) => s !== '' && !s.startsWith('_'));
   // Collections sit at even positions (courses/{id}/modules); actions (import, replace) are not plural.
   for (let i = (segments.length - 1) & ~1; i >= 0; i -= 2) {
     const word = segments[i]!;

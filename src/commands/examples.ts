@@ -201,6 +201,8 @@ export const EXAMPLES: Record<string, string[]> = {
     'coursebook fixture faults create --path "/courses/*/gradebook/export" --status 503 --times 1',
     'coursebook fixture faults create --method GET --path "/courses/**" --delay 2000',
     'coursebook fixture faults create --path /health --drop',
+    '# a rate limit: 429 with Retry-After: 5',
+    'coursebook fixture faults create --method POST --path /certificates --status 429 --retry-after 5 --times 1',
   ],
   'fixture faults list': ['coursebook fixture faults list'],
   'fixture faults delete': ['coursebook fixture faults delete flt_1'],

@@ -7,6 +7,7 @@ import { resolveBackend } from '../cli/backend.js';
 import { remoteClient } from '../cli/client.js';
 import { type ApiResponse, type CommandContext, type CommandDef, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
 import { AppError } from '../errors.js';
+import { faultRuleSentences } from '../schemas/fault-rule-sentences.js';
 
 /**
  * One control request to the remote fixture. Local mode has no fixture to control (and the
@@ -121,6 +122,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
   {
     name: 'fixture faults create',
     fieldFlags: { delayMs: '--delay', dropConnection: '--drop' },
+    sentences: faultRuleSentences,
     aliases: ['add'],
     description: 'Add a fault rule: matching requests are delayed, answered with an error, or dropped (the newest rule wins)',
     options: [
@@ -132,6 +134,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
       { flags: '--status <status>', description: 'answer with this status (400..599) and the error envelope' },
       { flags: '--code <code>', description: "the envelope's error code (default: the code of the status; internal for 5xx)" },
       { flags: '--message <text>', description: "the envelope's message" },
+      { flags: '--retry-after <seconds>', description: 'the Retry-After header (default 1 for a 429 or rate-limited answer, else none)' },
       { flags: '--delay <ms>', description: 'wait this long first' },
       { flags: '--drop', description: 'close the connection without an answer' },
       { flags: '--times <n>', description: 'stop after this many matches (default: always)' },
@@ -144,6 +147,7 @@ export const fixtureCommands: CommandDef[] = defineCommands([
       if (opts.status !== undefined) body.status = numberOption(opts.status, '--status');
       if (opts.code !== undefined) body.code = opts.code;
       if (opts.message !== undefined) body.message = opts.message;
+      if (opts.retryAfter !== undefined) body.retryAfter = numberOption(opts.retryAfter, '--retry-after');
       if (opts.delay !== undefined) body.delayMs = numberOption(opts.delay, '--delay');
       if (opts.drop === true) body.dropConnection = true;
       if (opts.times !== undefined) body.times = numberOption(opts.times, '--times');

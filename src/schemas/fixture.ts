@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { Timestamp, TimestampInput } from './common.js';
+import { FAULT_RULE_SENTENCES } from './fault-rule-sentences.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -77,6 +78,9 @@ export type JournalQueryValue = z.infer<typeof JournalQuery>;
 export const JournalCount = z.object({ count: z.number().int() }).openapi('JournalCount');
 export const Cleared = z.object({ ok: z.boolean(), cleared: z.number().int() });
 
+/** The longest Retry-After a fault rule may give, in seconds (a day). */
+export const FAULT_RETRY_AFTER_MAX = 86_400;
+
 const ErrorCodeText = z
   .string()
   .refine((v) => /^[a-z][a-z0-9-]{0,63}$/.test(v), { message: 'must be an error code such as not-found or internal (lower case, digits, -)' });
@@ -95,21 +99,20 @@ export const FaultRuleInput = z
     /** The envelope's error code (default: the code of that status, `internal` for 5xx). */
     code: ErrorCodeText.optional(),
     message: z.string().min(1).max(1000).optional(),
+    /** The answer's Retry-After header in seconds (default 1 for a 429 or rate-limited answer, as the service's own; else none). */
+    retryAfter: z.number().int().min(0).max(FAULT_RETRY_AFTER_MAX).optional(),
     /** Close the connection without an answer (WireMock's CONNECTION_RESET_BY_PEER). */
     dropConnection: z.boolean().optional(),
   })
   .superRefine((rule, ctx) => {
-    const answers = rule.status !== undefined || rule.code !== undefined || rule.message !== undefined;
-    if (rule.dropConnection === true && answers)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['dropConnection'],
-        message: 'cannot be combined with status, code or message (a dropped connection has no answer)',
-      });
+    const answers = rule.status !== undefined || rule.code !== undefined || rule.message !== undefined || rule.retryAfter !== undefined;
+    const said = FAULT_RULE_SENTENCES;
+    if (rule.dropConnection === true && answers) ctx.addIssue({ code: 'custom', path: ['dropConnection'], message: said.dropAlone });
     if (rule.message !== undefined && rule.status === undefined && rule.code === undefined)
-      ctx.addIssue({ code: 'custom', path: ['status'], message: 'is required with message (or give code)' });
-    if (rule.delayMs === undefined && !answers && rule.dropConnection !== true)
-      ctx.addIssue({ code: 'custom', path: ['(root)'], message: 'a rule needs an effect: delayMs, status (or code), or dropConnection' });
+      ctx.addIssue({ code: 'custom', path: ['status'], message: said.statusForMessage });
+    if (rule.retryAfter !== undefined && rule.status === undefined && rule.code === undefined)
+      ctx.addIssue({ code: 'custom', path: ['status'], message: said.statusForRetryAfter });
+    if (rule.delayMs === undefined && !answers && rule.dropConnection !== true) ctx.addIssue({ code: 'custom', path: ['(root)'], message: said.needsEffect });
   })
   .openapi('FaultRuleInput');
 export type FaultRuleInputValue = z.infer<typeof FaultRuleInput>;
@@ -124,6 +127,8 @@ export const FaultRule = z
     status: z.number().int().nullable(),
     code: z.string().nullable(),
     message: z.string().nullable(),
+    /** The Retry-After header (seconds) its answer carries, or null for none. */
+    retryAfter: z.number().int().nullable(),
     dropConnection: z.boolean(),
     /** Requests this rule has matched so far. */
     matched: z.number().int(),

@@ -14,6 +14,7 @@ import { requestJournal } from '../domain/fixture/journal.js';
 import { AppError } from '../errors.js';
 import { controllableClock } from '../runtime/controllable-clock.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
+import { resetGate } from '../runtime/reset-gate.js';
 import type { DatasetInput } from '../schemas/dataset.js';
 import { openSqlite, openStore, type Store } from '../store/db.js';
 import { storeTakenCheck } from '../store/ids-in-use.js';
@@ -64,7 +65,8 @@ export interface ServeOptions {
   delayMs?: number | undefined;
   /** The wall clock in epoch milliseconds and a timer, injectable for tests. */
   wallMs?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits `ms`, or until the signal aborts (a reset began). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds: the request headers must arrive within this (slowloris). */
   headersTimeoutMs?: number;
   /** Milliseconds: the whole request, body included, must arrive within this. */
@@ -143,6 +145,20 @@ async function openCachedSeed(cache: SeedCache, key: string): Promise<Store | nu
   } catch {
     return null;
   }
+}
+
+/** serve's own wait (--delay, a rule's delayMs): `ms` milliseconds, or less when `signal` aborts (a reset began). */
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** A seed of one admin and a full-scope token, for `serve --memory` with no seed. */
@@ -239,10 +255,12 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   ids = await makeIds(store);
 
   const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
+  const allowReset = o.allowAdmin || o.allowReset === true;
+  const gate = allowReset ? resetGate() : null;
   const fixture: FixtureTools = {
     control,
     delayMs: o.delayMs ?? 0,
-    sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sleep: o.sleep ?? wait,
     wallClock: { now: () => new Date(wallMs()).toISOString() },
   };
   const deps: AppDeps = {
@@ -253,7 +271,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     rateLimiter: rate ? tokenBucketLimiter(rate) : null,
     authFailureLimiter: authFailures ? tokenBucketLimiter(authFailures) : null,
     options: {
-      allowReset: o.allowAdmin || o.allowReset === true,
+      allowReset,
       allowAdmin: o.allowAdmin,
       cors: o.cors && o.cors.length > 0 ? (o.cors.includes('*') ? '*' : o.cors) : null,
       maxBody: o.maxBody,
@@ -264,19 +282,25 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     readCache: new ReadCache(),
     // A reset restores the seed exactly: records, ids and the seed's clock; fault rules go.
     // The journal stays (it is a record of what happened; DELETE /_admin/requests empties it).
-    // The seed is restored exactly, except that a revocation is never undone.
-    reset: async () => {
-      clock.restore();
-      control?.faults.clear();
-      await store.tx(async (tx) => {
-        const revoked = await revokedTokens(tx);
-        await wipeStore(tx);
-        const reseed = await parsedSeed();
-        if (reseed !== null) await (await loadImport())(tx, clock, reseed, { replace: false });
-        await keepRevoked(tx, revoked);
-        ids = await makeIds(tx);
-      });
-    },
+    // The seed is restored exactly, except that a revocation is never undone. It runs
+    // through the gate: requests still waiting are answered unserved, those being served
+    // finish first, and those arriving meanwhile wait until it is done.
+    resetGate: gate,
+    reset: gate
+      ? () =>
+          gate.run(async () => {
+            clock.restore();
+            control?.faults.clear();
+            await store.tx(async (tx) => {
+              const revoked = await revokedTokens(tx);
+              await wipeStore(tx);
+              const reseed = await parsedSeed();
+              if (reseed !== null) await (await loadImport())(tx, clock, reseed, { replace: false });
+              await keepRevoked(tx, revoked);
+              ids = await makeIds(tx);
+            });
+          })
+      : null,
   };
   // The control routes exist only with --allow-admin (createApp registers them only then).
   const controlRoutes = o.allowAdmin ? (await import('../api/routes/admin.js')).fixtureControlRoutes : [];

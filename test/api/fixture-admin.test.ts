@@ -319,6 +319,32 @@ describe('fault rules and delays', () => {
     expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
   });
 
+  it('an injected 429 carries Retry-After like the service’s own (default 1 s, or the rule’s retryAfter); other answers only when asked', async () => {
+    const f = await fixture();
+    const rules = [
+      { path: '/a', status: 429 },
+      { path: '/b', code: 'rate-limited' },
+      { path: '/c', status: 429, retryAfter: 0 },
+      { path: '/d', status: 503, retryAfter: 30 },
+      { path: '/e', status: 503 },
+    ];
+    const added = [];
+    for (const body of rules) added.push((await f.call<FaultRuleValue>('POST', '/_admin/faults', { body })).body.retryAfter);
+    expect(added).toEqual([1, 1, 0, 30, null]);
+    const answers = [];
+    for (const path of ['/a', '/b', '/c', '/d', '/e']) {
+      const res = await f.call('GET', path, { as: null });
+      answers.push([path, res.status, res.headers.get('retry-after'), res.body.error.code, res.body.error.details]);
+    }
+    expect(answers).toEqual([
+      ['/a', 429, '1', 'rate-limited', { faultId: 'flt_1', retryAfter: 1 }],
+      ['/b', 429, '1', 'rate-limited', { faultId: 'flt_2', retryAfter: 1 }],
+      ['/c', 429, '0', 'rate-limited', { faultId: 'flt_3', retryAfter: 0 }],
+      ['/d', 503, '30', 'internal', { faultId: 'flt_4', retryAfter: 30 }],
+      ['/e', 503, null, 'internal', { faultId: 'flt_5' }],
+    ]);
+  });
+
   it('a rule that cannot work is invalid, naming the field', async () => {
     const f = await fixture();
     const cases: [unknown, string][] = [
@@ -334,6 +360,11 @@ describe('fault rules and delays', () => {
       [{ path: '/courses', delayMs: -1 }, 'delayMs'],
       [{ path: '/courses', times: 0, status: 500 }, 'times'],
       [{ path: '/courses', status: 500, colour: 'red' }, 'colour'],
+      [{ path: '/courses', retryAfter: 5 }, 'status'],
+      [{ path: '/courses', status: 429, retryAfter: -1 }, 'retryAfter'],
+      [{ path: '/courses', status: 429, retryAfter: 86_401 }, 'retryAfter'],
+      [{ path: '/courses', status: 429, retryAfter: 1.5 }, 'retryAfter'],
+      [{ path: '/courses', code: 'rate-limited', dropConnection: true }, 'dropConnection'],
     ];
     for (const [body, field] of cases) {
       const res = await f.call<ErrorBody>('POST', '/_admin/faults', { body });
@@ -345,5 +376,136 @@ describe('fault rules and delays', () => {
       ]);
     }
     expect((await f.call('GET', '/_admin/faults')).body).toEqual([]);
+  });
+});
+
+/** A promise with its resolve, for tests that decide when something happens. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * serve's sleep for a test that decides: the first wait asked for lasts until a reset aborts
+ * it (`waiting` resolves once it began, `aborted` once a reset ended it); later ones end at once.
+ */
+function heldSleep() {
+  const waiting = deferred();
+  const aborted = deferred();
+  let first = true;
+  const sleep = (_ms: number, signal?: AbortSignal): Promise<void> => {
+    if (!first) return Promise.resolve();
+    first = false;
+    waiting.resolve();
+    return new Promise((resolve) =>
+      signal?.addEventListener(
+        'abort',
+        () => {
+          aborted.resolve();
+          resolve();
+        },
+        { once: true },
+      ),
+    );
+  };
+  return { sleep, waiting: waiting.promise, aborted: aborted.promise };
+}
+
+/** A request body that is read only once the test releases it (`read` resolves when the handler asks for it). */
+function heldBody(text: string) {
+  const read = deferred();
+  const released = deferred();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        read.resolve();
+        await released.promise;
+        controller.enqueue(new TextEncoder().encode(text));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, read: read.promise, release: released.resolve };
+}
+
+const ids = (res: { body: { id: string; title: string }[] }) => res.body.map((c) => `${c.id} ${c.title}`);
+
+describe('reset and requests in flight', () => {
+  it('a reset ends the wait of a delayed request, which is answered 409 unserved: nothing it would write lands in the seed', async () => {
+    const held = heldSleep();
+    const f = await fixture({ sleep: held.sleep });
+    await f.call('POST', '/_admin/faults', { body: { path: '/courses', method: 'POST', delayMs: 1500 } });
+    const late = f.call('POST', '/courses', { body: { title: 'Late' } });
+    await held.waiting;
+    expect(await f.call('POST', '/_reset')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await late).toMatchObject({
+      status: 409,
+      body: {
+        error: {
+          code: 'conflict',
+          message: 'The fixture was reset while this request waited to be served; it was not served.',
+          details: { reset: true, faultId: 'flt_1' },
+        },
+      },
+    });
+    expect(ids(await f.call('GET', '/courses'))).toEqual(['c1 Course One']);
+    // The ids restarted and nothing took the first one.
+    expect((await f.call('POST', '/courses', { body: { title: 'Next' } })).body.id).toBe('crs_0001');
+    const journal = (await f.call<JournalEntryValue[]>('GET', '/_admin/requests?method=POST')).body;
+    expect(journal.map((e) => [e.requestBody, e.status, e.faultId])).toEqual([
+      ['{"title":"Late"}', 409, 'flt_1'],
+      ['{"title":"Next"}', 201, null],
+    ]);
+  });
+
+  it('--delay alone is ended the same way (no rule to name)', async () => {
+    const held = heldSleep();
+    const f = await fixture({ delayMs: 250, sleep: held.sleep });
+    const late = f.call('POST', '/courses', { body: { title: 'Late' } });
+    await held.waiting;
+    expect((await f.call('POST', '/_reset')).status).toBe(200);
+    expect(await late).toMatchObject({ status: 409, body: { error: { code: 'conflict', details: { reset: true } } } });
+    expect((await late).body.error.details).toEqual({ reset: true });
+    expect(ids(await f.call('GET', '/courses'))).toEqual(['c1 Course One']);
+  });
+
+  it('a reset waits for a request already being served (its write is then undone); one arriving during the reset waits for the seed', async () => {
+    const held = heldSleep();
+    const f = await fixture({ sleep: held.sleep });
+    // W waits on a delay; S is being served (its body is still arriving).
+    await f.call('POST', '/_admin/faults', { body: { path: '/courses/c1', method: 'GET', delayMs: 1000 } });
+    const waiting = f.call('GET', '/courses/c1');
+    await held.waiting;
+    const body = heldBody('{"title":"Served"}');
+    const served = f.app.request('http://fixture/api/v1/courses', {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-admin', 'content-type': 'application/json' },
+      body: body.stream,
+      duplex: 'half',
+    } as RequestInit);
+    await body.read;
+    let resetDone = false;
+    const reset = f.call('POST', '/_reset').then((res) => {
+      resetDone = true;
+      return res;
+    });
+    // The reset has begun once it ended W's wait; N arrives after that.
+    await held.aborted;
+    let nextDone = false;
+    const next = f.call('POST', '/courses', { body: { title: 'Next' } }).then((res) => {
+      nextDone = true;
+      return res;
+    });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect([resetDone, nextDone]).toEqual([false, false]);
+    expect((await waiting).status).toBe(409);
+    body.release();
+    const s = await served;
+    expect([s.status, ((await s.json()) as { id: string }).id]).toEqual([201, 'crs_0001']);
+    expect((await reset).status).toBe(200);
+    expect(await next).toMatchObject({ status: 201, body: { id: 'crs_0001', title: 'Next' } });
+    expect(ids(await f.call('GET', '/courses'))).toEqual(['c1 Course One', 'crs_0001 Next']);
   });
 });

@@ -51,6 +51,40 @@ describe('fixture reset', () => {
     expect((await api(['courses', 'create', '--title', 'Extra', '--json'])).stdout).toContain('"id":"crs_0001"');
   });
 
+  it('a request still waiting on a delay is answered 409 unserved, and its write never lands (a socket, serve’s own timer)', async () => {
+    // serve's own sleep: the 10-minute delay ends only because the reset ends it.
+    const timed = await startServer(inProcessServeOptions({ seed: { name: DEMO, text: readFileSync(DEMO, 'utf8') }, deterministic: true, allowAdmin: true }));
+    try {
+      const on = (args: string[]) => runCli(['--base-url', timed.url, '--token', 'demo-admin-token', ...args], { env: home.env });
+      expect((await on(['fixture', 'faults', 'create', '--method', 'POST', '--path', '/courses', '--delay', '600000'])).stdout).toBe('flt_1\n');
+      const late = fetch(`${timed.url}/api/v1/courses`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Late' }),
+      });
+      // The rule counts the request once it is waiting.
+      let matched = 0;
+      for (let i = 0; i < 500 && matched === 0; i++) matched = JSON.parse((await on(['fixture', 'faults', 'list', '--json'])).stdout)[0].matched;
+      expect(matched).toBe(1);
+      expect(await on(['fixture', 'reset'])).toEqual({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
+      const answer = await late;
+      expect([answer.status, await answer.json()]).toEqual([
+        409,
+        {
+          error: {
+            code: 'conflict',
+            message: 'The fixture was reset while this request waited to be served; it was not served.',
+            details: { reset: true, faultId: 'flt_1' },
+          },
+        },
+      ]);
+      expect((await on(['courses', 'list'])).stdout).toMatch(/^crs_data101\t[^\n]*\n$/);
+      expect((await on(['fixture', 'requests', 'list', '--status', '409'])).stdout.split('\t').slice(2, 5)).toEqual(['POST', '/api/v1/courses', '409']);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('needs a remote fixture: local mode is a usage error (exit 2) that opens no store', async () => {
     const res = await runCli(['--db', home.db, 'fixture', 'reset'], { env: home.env });
     expect(res).toMatchObject({ code: 2, stdout: '' });
@@ -139,6 +173,7 @@ describe('fixture faults create', () => {
       status: 503,
       code: 'internal',
       message: expect.stringMatching(/^Injected fault \(rule flt_\d+\)\.$/),
+      retryAfter: null,
       dropConnection: false,
       matched: 0,
     });
@@ -149,6 +184,46 @@ describe('fixture faults create', () => {
     expect((await api(issue)).code).toBe(0); // the rule was good for one request
   });
 
+  it('prints just the new id when piped, so id=$(...) works, and one Created line on a terminal', async () => {
+    const piped = await fixture(['faults', 'create', '--path', '/x', '--status', '429']);
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(piped.stdout).toMatch(/^flt_\d+\n$/);
+    const id = piped.stdout.trim();
+    expect(JSON.parse((await fixture(['faults', 'list', '--json'])).stdout).map((r: { id: string }) => r.id)).toEqual([id]);
+    const onTerminal = await runCli(['--base-url', server.url, '--token', 'demo-admin-token', 'fixture', 'faults', 'create', '--path', '/y', '--delay', '5'], {
+      env: home.env,
+      tty: { stdout: true },
+    });
+    expect(onTerminal).toMatchObject({ code: 0, stdout: `Created fault flt_${Number(id.slice(4)) + 1}\n`, stderr: '' });
+  });
+
+  it('an injected 429 carries Retry-After (default 1 s, --retry-after to change), which the CLI waits out like a real one', async () => {
+    const added = await fixture(['faults', 'create', '--path', '/courses', '--method', 'GET', '--status', '429', '--times', '1', '--json']);
+    expect(JSON.parse(added.stdout)).toMatchObject({ status: 429, code: 'rate-limited', retryAfter: 1 });
+    const sleeps: number[] = [];
+    const listed = await runCli(['--base-url', server.url, '--token', 'demo-admin-token', 'courses', 'list'], { env: home.env, sleeps });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe(`rate-limited by ${server.url}; retrying in 1 s (try 2 of 5)\n`);
+    expect(sleeps).toEqual([1000]);
+    const long = await fixture(['faults', 'create', '--path', '/courses', '--method', 'GET', '--code', 'rate-limited', '--retry-after', '120', '--json']);
+    expect(JSON.parse(long.stdout)).toMatchObject({ status: 429, retryAfter: 120 });
+    // Longer than a minute: not waited for; the rate-limited error stands (exit 7).
+    expect(await api(['courses', 'list'])).toMatchObject({ code: 7, stdout: '', stderr: expect.stringMatching(/^error \(rate-limited\): Injected fault/) });
+  });
+
+  it('--retry-after that is not a whole number of seconds up to a day is refused (exit 2, exit 3)', async () => {
+    expect(await fixture(['faults', 'create', '--path', '/x', '--status', '429', '--retry-after', 'soon'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --retry-after must be a number (got "soon")\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/x', '--status', '429', '--retry-after', '86401'])).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): --retry-after: must be <= 86400\n',
+    });
+  });
+
   it('a --path without its leading slash is the same pattern (relative to /api/v1)', async () => {
     const added = await fixture(['faults', 'create', '--path', 'courses/*/assignments', '--status', '503', '--times', '1', '--json']);
     expect(JSON.parse(added.stdout)).toMatchObject({ path: '/courses/*/assignments', status: 503 });
@@ -156,9 +231,30 @@ describe('fixture faults create', () => {
   });
 
   it('a rule without an effect, or --status that is not a number, is refused (exit 3, exit 2)', async () => {
-    expect(await fixture(['faults', 'create', '--path', '/courses'])).toMatchObject({
+    // Named by the flags typed; --json keeps the API's field names and paths.
+    expect(await fixture(['faults', 'create', '--path', '/courses'])).toEqual({
       code: 3,
-      stderr: 'error (invalid): (root): a rule needs an effect: delayMs, status (or code), or dropConnection\n',
+      stdout: '',
+      stderr: 'error (invalid): a rule needs an effect: --delay, --status (or --code), or --drop\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--json'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"invalid","message":"(root): a rule needs an effect: delayMs, status (or code), or dropConnection","details":[{"path":"(root)","message":"a rule needs an effect: delayMs, status (or code), or dropConnection"}]}}\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--drop', '--message', 'x'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error (invalid): 2 problems: --drop, --status\n' +
+        '  --drop: cannot be combined with --status, --code, --message or --retry-after (a dropped connection has no answer)\n' +
+        '  --status: is required with --message (or give --code)\n',
+    });
+    expect(await fixture(['faults', 'create', '--path', '/courses', '--retry-after', '5'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): --status: is required with --retry-after (or give --code)\n',
     });
     expect(await fixture(['faults', 'create', '--path', '/courses', '--status', 'bad'])).toMatchObject({
       code: 2,

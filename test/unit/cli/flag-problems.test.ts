@@ -3,7 +3,7 @@
  * which path names which flag, and how a list of problems is restated.
  */
 import { describe, expect, it } from 'vitest';
-import { flagOfField, problemsByFlag } from '../../../src/cli/error-text.js';
+import { errorLines, flagOfField, problemsByFlag, sentencesByFlag } from '../../../src/cli/error-text.js';
 import { AppError } from '../../../src/errors.js';
 
 const FLAGS = ['--title <title>', '--due <iso|none>', '--submission-type <type>', '-c, --course <courseId>', '--category <id|none>', '--item <text...>'];
@@ -76,5 +76,55 @@ describe('problemsByFlag', () => {
     expect(problemsByFlag(bare, flagOf)).toBe(bare);
     const plain = new Error('boom');
     expect(problemsByFlag(plain, flagOf)).toBe(plain);
+  });
+});
+
+describe('sentencesByFlag', () => {
+  const flagOf = flagOfField(['--path <pattern>', '--status <status>', '--code <code>', '--delay <ms>', '--drop'], {
+    delayMs: '--delay',
+    dropConnection: '--drop',
+  });
+  const sentences = (name: (field: string) => string) => ({
+    needsEffect: `a rule needs an effect: ${name('delayMs')}, ${name('status')} (or ${name('code')}), or ${name('dropConnection')}`,
+    forCode: `is required with ${name('code')}`,
+  });
+  const restate = sentencesByFlag(sentences, flagOf);
+
+  it("says the API's sentence with the flags; any other text is not one of them", () => {
+    expect(restate('a rule needs an effect: delayMs, status (or code), or dropConnection')).toBe(
+      'a rule needs an effect: --delay, --status (or --code), or --drop',
+    );
+    expect(restate('is required with code')).toBe('is required with --code');
+    expect(restate('must be a status such as 404')).toBeUndefined();
+  });
+
+  it('a problem of the whole body is shown by its restated sentence alone; with others, listed after them', () => {
+    const root = { path: '(root)', message: 'a rule needs an effect: delayMs, status (or code), or dropConnection' };
+    const one = problemsByFlag(new AppError('invalid', `(root): ${root.message}`, [root]), flagOf, restate) as AppError;
+    expect(one.message).toBe('a rule needs an effect: --delay, --status (or --code), or --drop');
+    expect(errorLines(one)).toEqual(['error (invalid): a rule needs an effect: --delay, --status (or --code), or --drop']);
+    const two = problemsByFlag(
+      new AppError('invalid', '2 problems', [{ path: 'status', message: 'is required with code' }, root]),
+      flagOf,
+      restate,
+    ) as AppError;
+    expect(errorLines(two)).toEqual([
+      'error (invalid): 2 problems: --status, a rule needs an effect: --delay, --status (or --code), or --drop',
+      '  --status: is required with --code',
+      '  a rule needs an effect: --delay, --status (or --code), or --drop',
+    ]);
+    // The field's problem is said in flags even where the answer had its own sentence for it.
+    const field = problemsByFlag(
+      new AppError('invalid', 'status: is required with code', [{ path: 'status', message: 'is required with code' }]),
+      flagOf,
+      restate,
+    );
+    expect((field as AppError).message).toBe('--status: is required with --code');
+  });
+
+  it('a problem of the whole body that is not one of the sentences leaves the answer as it is', () => {
+    const err = new AppError('invalid', '(root): must be an object', [{ path: '(root)', message: 'must be an object' }]);
+    expect(problemsByFlag(err, flagOf, restate)).toBe(err);
+    expect(problemsByFlag(err, flagOf)).toBe(err);
   });
 });

@@ -108,6 +108,8 @@ describe('createdKind', () => {
     ['/submissions/s1/grade', 'submission'],
     ['/health', undefined],
     ['/tokens?all=true', 'token'],
+    ['/_admin/faults', 'fault'],
+    ['/_reset', undefined],
   ])('%s creates a %s', (path, kind) => {
     expect(createdKind(path)).toBe(kind);
   });
