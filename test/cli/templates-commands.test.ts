@@ -136,6 +136,19 @@ describe('templates update', () => {
     });
   });
 
+  it('a dotted --set into modules changes that field and keeps each module where it was placed', async () => {
+    const res = await s.run(['templates', 'update', 'tpl_standard', '--set', 'modules.1.title=Goodbye', '--set', 'modules.0.lessons.0.minutes=12']);
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    const modules = (await template(s, 'tpl_standard')).modules as { key: string; title: string; placement: string; lessons: { minutes: number }[] }[];
+    expect(modules.map((m) => `${m.key}@${m.placement}: ${m.title}`)).toEqual(['welcome@start: Start here', 'wrap-up@end: Goodbye']);
+    expect(modules[0]!.lessons[0]!.minutes).toBe(12);
+    // A placement the user gives is still refused: the service decides it.
+    expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'modules.0.placement=end'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): modules[0].placement: unknown field\n',
+    });
+  });
+
   it('an out-of-range value (exit 3) or duplicate module keys (exit 3) change nothing', async () => {
     expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'accessFloor=170'])).toMatchObject({
       code: 3,
@@ -304,6 +317,15 @@ describe('templates bulk-update', () => {
     expect(await s.run(['templates', 'bulk-update', '--where', 'modules.0.key=welcome', '--set', 'accessFloor=76', '--dry-run'])).toMatchObject({
       code: 0,
       stdout: 'tpl_standard  Standard 3-module course\n    accessFloor: 75 -> 76\n1 template would change\n',
+    });
+  });
+
+  it('a dotted --set into modules previews the one field it changes (placement is not sent)', async () => {
+    expect(await s.run(['templates', 'bulk-update', '--where', 'id=tpl_standard', '--set', 'modules.0.lessons.0.minutes=20', '--dry-run'])).toEqual({
+      code: 0,
+      stdout:
+        'tpl_standard  Standard 3-module course\n    modules:\n      ~ module welcome\n        ~ lesson welcome-lesson: minutes 10 -> 20\n1 template would change\n',
+      stderr: '',
     });
   });
 
