@@ -183,6 +183,17 @@ describe('templateDiff', () => {
     ]);
   });
 
+  it('a field one side does not have reads (none)', () => {
+    expect(diffText(templateDiff({ owner: { kind: 'institution' } }, { owner: { kind: 'user', userId: 'u1' } }))).toEqual([
+      'owner.kind: "institution" -> "user"',
+      'owner.userId: (none) -> "u1"',
+    ]);
+    expect(diffText(templateDiff({ owner: { kind: 'user', userId: 'u1' } }, { owner: { kind: 'institution' } }))).toEqual([
+      'owner.kind: "user" -> "institution"',
+      'owner.userId: "u1" -> (none)',
+    ]);
+  });
+
   it('placement is the service own and does not count as a change', () => {
     const same = template.modules.map(({ placement: _p, ...m }) => m);
     expect(templateDiff(template, { modules: same })).toEqual([]);
