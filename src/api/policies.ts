@@ -124,7 +124,7 @@ export const POLICIES = {
   getTemplate: p('templates:read', 'authenticated'),
   createTemplate: p('templates:write', 'authenticated'),
   updateTemplate: p('templates:write', 'template:write', 'templateId'),
-  bulkUpdateTemplates: p('templates:write', 'admin'),
+  bulkUpdateTemplates: p('templates:write', 'authenticated'), // and each update as updateTemplate (routes/templates.ts)
   createCourseFromTemplate: p('content:write', 'admin'),
 
   // certificates

@@ -12,8 +12,16 @@ export class UnreachableError extends Error {
   }
 }
 
-/** Some other failure reported by the service (a 500): exit 1. */
-export class ServiceError extends Error {}
+/** Some other failure reported by the service (a 500, or an answer that is not the API's envelope): exit 1. */
+export class ServiceError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status the service answered with, when there was one. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 function toResponse<T>(status: number, text: string, request: { method: string; path: string }, next?: string): ApiResponse<T> {
   let data: unknown;
@@ -27,7 +35,7 @@ function toResponse<T>(status: number, text: string, request: { method: string; 
   if (status >= 400) {
     const err = (data as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
     if (err && isErrorCode(err.code)) throw new AppError(err.code, String(err.message ?? ''), err.details);
-    throw new ServiceError(`the service answered ${status}: ${typeof err?.message === 'string' ? err.message : text.slice(0, 200)}`);
+    throw new ServiceError(`the service answered ${status}: ${typeof err?.message === 'string' ? err.message : text.slice(0, 200)}`, status);
   }
   // The caller names the shape it expects of a success body (the API's schema says it).
   return { status, text, data: data as T, request, ...(next === undefined ? {} : { next }) };

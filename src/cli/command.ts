@@ -37,8 +37,13 @@ export interface Column {
 export type CommandResult =
   /** API data: --json prints `response.text`; otherwise a table (arrays) or a field list (objects). */
   | { kind: 'api'; response: ApiResponse; columns?: Column[]; rows?: (data: unknown) => Record<string, unknown>[] }
-  /** Plain output written as is (CSV, a dump, a report rendered by the command). `json` is what --json prints. */
-  | { kind: 'text'; text: string; json?: string }
+  /**
+   * Plain output written as is (CSV, a dump, a report rendered by the command). `json` is what --json prints.
+   * `failure`: the command did part of its work and reports it (a bulk change's summary):
+   * the output is printed, then the failure as any error is (stderr), and its exit code is
+   * the command's.
+   */
+  | { kind: 'text'; text: string; json?: string; failure?: Error }
   /** Nothing on stdout (the command wrote a file, say); a note for stderr. */
   | { kind: 'none'; note?: string };
 

@@ -1,11 +1,13 @@
 import { Chalk } from 'chalk';
+import { ServiceError, UnreachableError } from '../cli/client.js';
 import { type CommandContext, type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { checkTemplatePatch, unknownWhereFields } from '../domain/templates/bulk.js';
 import { diffText, templateDiff } from '../domain/templates/diff.js';
 import { buildPatch, matches, parseAssignment } from '../domain/templates/templates.js';
-import { AppError, type ErrorCode, invalid, type Problem } from '../errors.js';
+import { AppError, invalid, isErrorCode, type Problem } from '../errors.js';
 import { definedFields } from '../runtime/objects.js';
 import { forEachConcurrently } from '../runtime/pool.js';
+import type { TemplateBulkFailure } from '../schemas/templates.js';
 
 const ink = new Chalk({ level: 1 });
 const RED = ink.red;
@@ -23,8 +25,11 @@ interface PlannedUpdate {
 
 /**
  * Each matching template's patch, checked as PATCH /templates/{id} checks it and turned into
- * a diff; the problems of every patch (each listed once). With no match, the patch's field
- * names are still checked, so a typo never passes for "nothing to do".
+ * a diff; the problems of every patch. A problem the patch has whatever the template (it
+ * comes from --set or --file alone: a misspelt field, a value out of range) is listed once,
+ * by its field; one that comes from a template's stored data (a dotted --set that makes a
+ * module key a duplicate there) is named with the template: `tpl_2.modules[1].key`. With no
+ * match, the patch's field names are still checked, so a typo never passes for "nothing to do".
  */
 function planUpdates(
   matching: Record<string, unknown>[],
@@ -33,22 +38,125 @@ function planUpdates(
 ): { updates: PlannedUpdate[]; problems: Problem[] } {
   const updates: PlannedUpdate[] = [];
   const problems = new Map<string, Problem>();
-  const add = (list: Problem[]) => list.forEach((p) => problems.set(`${p.path}\u0000${p.message}`, p));
+  const key = (p: Problem) => `${p.path}\u0000${p.message}`;
+  const add = (list: Problem[]) => list.forEach((p) => problems.set(key(p), p));
+  const alone = checkTemplatePatch(buildPatch({}, filePatch, sets));
+  const ofThePatch = new Set(alone.ok ? [] : alone.problems.map(key));
   for (const t of matching) {
     const patch = buildPatch(t, filePatch, sets);
     const checked = checkTemplatePatch(patch);
     if (!checked.ok) {
-      add(checked.problems);
+      add(checked.problems.map((p) => (ofThePatch.has(key(p)) ? p : { path: `${t.id as string}.${p.path}`, message: p.message })));
       continue;
     }
     const changes = diffText(templateDiff(t, checked.patch));
     if (changes.length > 0) updates.push({ id: t.id as string, name: t.name as string, patch, changes });
   }
-  if (matching.length === 0) {
-    const checked = checkTemplatePatch(buildPatch({}, filePatch, sets));
-    if (!checked.ok) add(checked.problems.filter((p) => p.message.startsWith('unknown field')));
-  }
+  if (matching.length === 0 && !alone.ok) add(alone.problems.filter((p) => p.message.startsWith('unknown field')));
   return { updates, problems: [...problems.values()] };
+}
+
+/**
+ * What happened to one update that failed: its template, and the API's error code, or
+ * `unexpected` (the service answered a 5xx, or something that is not the API's envelope:
+ * exit 1) or `unreachable` (no answer: exit 9).
+ */
+interface Failure {
+  id: string;
+  code: string;
+  message: string;
+}
+
+/** What a run did (or a dry run would do): the templates changed, the failures, in preview order. */
+interface Outcome {
+  changed: string[];
+  failed: Failure[];
+  /** Templates whose update did not fail but was not kept: locally the updates are all or nothing. */
+  undone: string[];
+}
+
+/** One update's failure; anything that is neither an answer nor a lost connection (a bug) is thrown. */
+function failureOf(id: string, err: unknown): Failure {
+  if (err instanceof AppError) return { id, code: err.code, message: err.message };
+  if (err instanceof UnreachableError) return { id, code: 'unreachable', message: err.message };
+  if (err instanceof ServiceError) return { id, code: 'unexpected', message: err.message };
+  throw err;
+}
+
+/** The error a run with failures ends with: the first failure's code (so its exit code), counting them all. */
+function failureError(code: string, message: string): Error {
+  if (code === 'unreachable') return new UnreachableError(message);
+  return isErrorCode(code) ? new AppError(code, message) : new ServiceError(message);
+}
+
+/** A bulk answer's error naming each failed update (details: TemplateBulkFailure[]), or undefined for any other error. */
+function bulkFailures(err: unknown): TemplateBulkFailure[] | undefined {
+  if (!(err instanceof AppError) || !Array.isArray(err.details) || err.details.length === 0) return undefined;
+  const list = err.details as Partial<TemplateBulkFailure>[];
+  return list.every((f) => typeof f?.id === 'string' && typeof f.code === 'string' && typeof f.message === 'string')
+    ? (list as TemplateBulkFailure[])
+    : undefined;
+}
+
+/**
+ * POST /templates/bulk-update: every update checked as its PATCH would be, each failure
+ * named; all or nothing, and with dryRun nothing at all. The one place the CLI asks the
+ * service to check (a dry run, local or remote) or to apply (local) a bulk update.
+ */
+async function bulkRequest(ctx: CommandContext, updates: PlannedUpdate[], dryRun: boolean): Promise<Outcome> {
+  try {
+    await ctx.client.request('POST', '/templates/bulk-update', { updates: updates.map(({ id, patch }) => ({ id, patch })), dryRun });
+    return { changed: updates.map((u) => u.id), failed: [], undone: [] };
+  } catch (err) {
+    const failures = bulkFailures(err);
+    if (!failures) throw err;
+    const failed = failures.map(({ id, code, message }) => ({ id, code, message }));
+    const ids = new Set(failed.map((f) => f.id));
+    const rest = updates.map((u) => u.id).filter((id) => !ids.has(id));
+    // A dry run against a service where the real run is one PATCH each: the others would be made.
+    return dryRun && ctx.client.mode === 'remote' ? { changed: rest, failed, undone: [] } : { changed: [], failed, undone: rest };
+  }
+}
+
+/** A service that has no bulk route (another implementation of the API): its answer to one. */
+const noBulkRoute = (err: unknown): boolean =>
+  (err instanceof AppError && err.code === 'not-found' && bulkFailures(err) === undefined) ||
+  (err instanceof ServiceError && (err.status === 404 || err.status === 405));
+
+/** Remote: one PATCH per template, --concurrency at a time (the client waits out 429s); every one is tried. */
+async function patchEach(ctx: CommandContext, updates: PlannedUpdate[], concurrency: number): Promise<Outcome> {
+  // null: done; a failure otherwise. Kept by position, so the summary is in preview order.
+  const failures: (Failure | null)[] = updates.map(() => null);
+  let done = 0;
+  await forEachConcurrently(updates, concurrency, async (u, i) => {
+    try {
+      await ctx.client.request('PATCH', `/templates/${seg(u.id)}`, u.patch);
+    } catch (err) {
+      failures[i] = failureOf(u.id, err);
+    }
+    ctx.progress(++done, updates.length, 'updating');
+  });
+  return { changed: updates.filter((_, i) => failures[i] === null).map((u) => u.id), failed: failures.filter((f) => f !== null), undone: [] };
+}
+
+const count = (n: number) => `${n} template${n === 1 ? '' : 's'}`;
+
+/**
+ * The summary of a run (or a dry run): which templates changed, and each failure with its
+ * code. Its exit is the first failure's (in preview order), with a message counting them.
+ */
+function summary(outcome: Outcome, total: number, dryRun: boolean): { text: string; failure?: Error } {
+  const { changed, failed, undone } = outcome;
+  if (failed.length === 0) return { text: dryRun ? `${count(total)} would change\n` : `updated ${count(total)}: ${changed.join(', ')}\n` };
+  const kept = undone.length === 0 ? '' : ` (all or nothing: ${undone.join(', ')} ${dryRun ? 'would not change' : 'not changed'} either)`;
+  const text = [
+    `${dryRun ? 'would update' : 'updated'} ${changed.length} of ${total}${changed.length > 0 ? `: ${changed.join(', ')}` : ''}${kept}`,
+    `${dryRun ? 'would fail' : 'failed'} ${failed.length} of ${total}:`,
+    ...failed.map((f) => `  ${f.id}: ${f.code}: ${f.message}`),
+  ].join('\n');
+  const allOrNothing = undone.length === 0 ? '' : dryRun ? '; nothing would change' : '; nothing was changed';
+  const message = `${failed.length} of ${total} template updates ${dryRun ? 'would fail' : 'failed'}${allOrNothing}.`;
+  return { text: `${text}\n`, failure: failureError(failed[0]!.code, message) };
 }
 
 const columns = [
@@ -152,68 +260,44 @@ export const templatesCommands = defineCommands([
       );
       // Checked before the preview, so --dry-run fails exactly where the real run would.
       if (problems.length > 0) throw invalid(problems);
+      const dryRun = opts.dryRun === true;
+      if (updates.length === 0)
+        return {
+          kind: 'text',
+          text: 'no template matches or would change\n',
+          json: JSON.stringify({ preview: [], ...(dryRun ? {} : { changed: [] }), failed: [] }),
+        };
       const paint = (line: string) =>
         !ctx.color ? line : /^\s*-/.test(line) ? RED(line) : /^\s*\+/.test(line) ? GREEN(line) : /^\s*~/.test(line) ? YELLOW(line) : line;
       const preview = updates.map((u) => `${u.id}  ${u.name}\n${u.changes.map((c) => `    ${paint(c)}`).join('\n')}\n`).join('');
-      const count = (n: number) => `${n} template${n === 1 ? '' : 's'}`;
-      const summary = `${count(updates.length)} ${opts.dryRun ? 'would change' : 'to change'}`;
-      if (updates.length === 0) return { kind: 'text', text: 'no template matches or would change\n', json: JSON.stringify({ changed: [], failed: [] }) };
-      if (opts.dryRun)
-        return {
-          kind: 'text',
-          text: `${preview}${summary}\n`,
-          json: JSON.stringify({ preview: updates.map(({ id, patch, changes }) => ({ id, patch, changes })) }),
-        };
+      const planned = updates.map(({ id, patch, changes }) => ({ id, patch, changes }));
+      const report = (outcome: Outcome, shown: string): CommandResult => {
+        const { text, failure } = summary(outcome, updates.length, dryRun);
+        const json = JSON.stringify({ preview: planned, ...(dryRun ? {} : { changed: outcome.changed }), failed: outcome.failed });
+        return { kind: 'text', text: `${shown}${text}`, json, ...(failure ? { failure } : {}) };
+      };
+      if (dryRun) {
+        // The service checks every update as the real run would (who may change it, what it
+        // refers to), and changes nothing.
+        try {
+          return report(await bulkRequest(ctx, updates, true), preview);
+        } catch (err) {
+          if (ctx.client.mode !== 'remote' || !noBulkRoute(err)) throw err;
+          ctx.note('note: the service has no POST /templates/bulk-update to check a dry run with: only each patch itself was checked');
+          return report({ changed: updates.map((u) => u.id), failed: [], undone: [] }, preview);
+        }
+      }
       if (!opts.yes) {
-        if (!ctx.interactive) throw new UsageError(`bulk changes need --yes when not interactive (${summary}; see --dry-run)`);
+        if (!ctx.interactive) throw new UsageError(`bulk changes need --yes when not interactive (${count(updates.length)} to change; see --dry-run)`);
         ctx.note(preview);
         if (!(await ctx.prompt.confirm(`Apply to ${count(updates.length)}?`, false))) return { kind: 'none', note: 'nothing changed' };
+      } else if (!ctx.globals.json) {
+        // What will change is on the screen before anything changes, whatever happens next.
+        ctx.note(preview.trimEnd());
       }
-      // The preview is on the terminal already when it was confirmed there.
-      const shown = opts.yes ? preview : '';
-      if (ctx.client.mode === 'local') {
-        // One request, one transaction: all or nothing.
-        await ctx.client.request('POST', '/templates/bulk-update', { updates: updates.map(({ id, patch }) => ({ id, patch })) });
-        return {
-          kind: 'text',
-          text: `${shown}updated ${count(updates.length)}\n`,
-          json: JSON.stringify({ changed: updates.map((u) => u.id), failed: [] }),
-        };
-      }
-      // Remote: one PATCH each, --concurrency at a time (the client waits out 429s), then a
-      // summary of what succeeded and what failed, in preview order.
-      const outcome: ({ ok: true } | { ok: false; code: ErrorCode; message: string } | undefined)[] = updates.map(() => undefined);
-      let done = 0;
-      try {
-        await forEachConcurrently(updates, concurrency, async (u, i) => {
-          try {
-            await ctx.client.request('PATCH', `/templates/${seg(u.id)}`, u.patch);
-            outcome[i] = { ok: true };
-          } catch (err) {
-            // The service went away (or broke): stop starting new updates.
-            if (!(err instanceof AppError)) throw err;
-            outcome[i] = { ok: false, code: err.code, message: err.message };
-          }
-          ctx.progress(++done, updates.length, 'updating');
-        });
-      } catch (err) {
-        const finished = outcome.filter((o) => o !== undefined);
-        ctx.note(
-          `updated ${finished.filter((o) => o.ok).length}, failed ${finished.filter((o) => !o.ok).length}, not done ${updates.length - finished.length}`,
-        );
-        throw err;
-      }
-      const changed = updates.filter((_, i) => outcome[i]?.ok).map((u) => u.id);
-      const failed = updates.flatMap((u, i) => {
-        const o = outcome[i];
-        return o && !o.ok ? [{ id: u.id, code: o.code, message: o.message }] : [];
-      });
-      const report = `updated ${changed.length}, failed ${failed.length}\n${failed.map((f) => `  ${f.id}: ${f.code}: ${f.message}\n`).join('')}`;
-      if (failed.length > 0) {
-        ctx.note(report.trimEnd());
-        throw new AppError(failed[0]!.code, `${failed.length} of ${updates.length} template updates failed.`, { changed, failed });
-      }
-      return { kind: 'text', text: `${shown}${report}`, json: JSON.stringify({ changed, failed }) };
+      // Locally one request, one transaction: all or nothing. Remotely one PATCH each.
+      const outcome = ctx.client.mode === 'local' ? await bulkRequest(ctx, updates, false) : await patchEach(ctx, updates, concurrency);
+      return report(outcome, '');
     },
   },
   {

@@ -86,6 +86,26 @@ export const TemplateUpdate = z.strictObject({
   accessFloor: z.number().min(0).max(100).optional(),
 });
 
+export const TemplateBulkUpdate = z.strictObject({
+  updates: z
+    .array(z.strictObject({ id: Id, patch: TemplateUpdate }))
+    .min(1)
+    .max(10_000),
+  dryRun: z.boolean().default(false).openapi({ description: 'check every update as the real run would, and change nothing' }),
+});
+
+export const TemplateBulkResult = z.object({ updated: z.array(z.string()), dryRun: z.boolean() });
+
+/** One update of a bulk that failed: in the `details` of the bulk's error, one per failed update, in order. */
+export interface TemplateBulkFailure {
+  /** `updates[i]`: the update in the request. */
+  path: string;
+  id: string;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
 export const Certificate = z
   .object({
     id: Id,

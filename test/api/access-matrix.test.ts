@@ -143,7 +143,13 @@ const REQUESTS: Partial<
   getTemplate: { method: 'GET', path: '/templates/tpl1' },
   createTemplate: { method: 'POST', path: '/templates', body: { name: 'Mine' } },
   updateTemplate: { method: 'PATCH', path: '/templates/own', body: { name: 'Renamed' } },
-  bulkUpdateTemplates: { method: 'POST', path: '/templates/bulk-update', body: { updates: [{ id: 'tpl1', patch: { accessFloor: 70 } }] } },
+  // Anyone with the scope may call it; each update is then checked as updateTemplate is (template:write).
+  bulkUpdateTemplates: {
+    method: 'POST',
+    path: '/templates/bulk-update',
+    body: { updates: [{ id: 'own', patch: { accessFloor: 70 } }] },
+    overrides: { rev: 403, stu1: 403, out: 403 },
+  },
   createCourseFromTemplate: { method: 'POST', path: '/templates/tpl1/courses', body: { title: 'From T' } },
   listCertificates: { method: 'GET', path: '/certificates' },
   issueCertificate: { method: 'POST', path: '/certificates', body: { userId: 'stu1', courseId: 'c1', basis: 'completed' } },

@@ -115,15 +115,26 @@ describe('templates', () => {
     expect((await svc.call('GET', `/courses/${course.body.id}/readiness`)).body.blocksPublishing).toBe(true);
   });
 
-  it('bulk update applies all or nothing', async () => {
+  it('bulk update applies all or nothing; every update is tried and each failure named', async () => {
     svc = await makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] });
     const bad = await svc.call('POST', '/templates/bulk-update', {
       updates: [
         { id: 'tpl1', patch: { accessFloor: 80 } },
         { id: 'nope', patch: { accessFloor: 80 } },
+        { id: 'tpl2', patch: { owner: { kind: 'user', userId: 'ghost' } } },
       ],
     });
     expect(bad.status).toBe(404);
+    expect(bad.body).toEqual({
+      error: {
+        code: 'not-found',
+        message: '2 of 3 template updates failed; nothing was changed.',
+        details: [
+          { path: 'updates[1]', id: 'nope', code: 'not-found', message: 'Template "nope" was not found.' },
+          { path: 'updates[2]', id: 'tpl2', code: 'not-found', message: 'User "ghost" was not found.' },
+        ],
+      },
+    });
     expect((await svc.call('GET', '/templates/tpl1')).body.accessFloor).toBe(60);
     const ok = await svc.call('POST', '/templates/bulk-update', {
       updates: [
@@ -131,8 +142,53 @@ describe('templates', () => {
         { id: 'tpl2', patch: { accessFloor: 80 } },
       ],
     });
-    expect(ok.body).toEqual({ updated: ['tpl1', 'tpl2'] });
-    expect((await svc.call('POST', '/templates/bulk-update', { updates: [{ id: 'tpl1', patch: {} }] }, 'inst')).status).toBe(403);
+    expect(ok.body).toEqual({ updated: ['tpl1', 'tpl2'], dryRun: false });
+    expect((await svc.call('GET', '/templates/tpl2')).body).toMatchObject({ accessFloor: 80, updatedBy: 'admin' });
+  });
+
+  it("bulk update checks each template as PATCH does: an owner may change their own, not the institution's", async () => {
+    svc = await makeService({ templates: [TEMPLATE, { id: 'mine', name: 'Mine', owner: { kind: 'user', userId: 'inst' } }] });
+    const own = await svc.call('POST', '/templates/bulk-update', { updates: [{ id: 'mine', patch: { accessFloor: 70 } }] }, 'inst');
+    expect(own.body).toEqual({ updated: ['mine'], dryRun: false });
+    expect((await svc.call('PATCH', '/templates/tpl1', { accessFloor: 70 }, 'inst')).body.error.message).toBe(
+      'Only admins or the owner of a user-owned template may change it.',
+    );
+    const mixed = await svc.call(
+      'POST',
+      '/templates/bulk-update',
+      {
+        updates: [
+          { id: 'mine', patch: { accessFloor: 71 } },
+          { id: 'tpl1', patch: { accessFloor: 71 } },
+          { id: 'mine', patch: { owner: { kind: 'institution' } } },
+        ],
+      },
+      'inst',
+    );
+    expect(mixed.status).toBe(403);
+    expect(mixed.body.error).toEqual({
+      code: 'forbidden',
+      message: '2 of 3 template updates failed; nothing was changed.',
+      details: [
+        { path: 'updates[1]', id: 'tpl1', code: 'forbidden', message: 'Only admins or the owner of a user-owned template may change it.' },
+        { path: 'updates[2]', id: 'mine', code: 'forbidden', message: 'Only admins may change the owner of a template.' },
+      ],
+    });
+    expect((await svc.call('GET', '/templates/mine')).body.accessFloor).toBe(70);
+    // A student owns nothing: forbidden for each, as each PATCH would be.
+    expect((await svc.call('POST', '/templates/bulk-update', { updates: [{ id: 'tpl1', patch: {} }] }, 'stu1')).status).toBe(403);
+  });
+
+  it('bulk update dryRun: the same checks and the same answer, and nothing changes', async () => {
+    svc = await makeService({ templates: [TEMPLATE, { id: 'tpl2', name: 'Two' }] });
+    const body = (patch: Record<string, unknown>) => ({ updates: ['tpl1', 'tpl2'].map((id) => ({ id, patch })), dryRun: true });
+    const ok = await svc.call('POST', '/templates/bulk-update', body({ accessFloor: 90 }));
+    expect(ok).toMatchObject({ status: 200, body: { updated: ['tpl1', 'tpl2'], dryRun: true } });
+    const bad = await svc.call('POST', '/templates/bulk-update', body({ owner: { kind: 'user', userId: 'ghost' } }));
+    expect(bad.status).toBe(404);
+    expect(bad.body.error.message).toBe('2 of 2 template updates would fail.');
+    expect(bad.body.error.details.map((d: { id: string; code: string }) => `${d.id}:${d.code}`)).toEqual(['tpl1:not-found', 'tpl2:not-found']);
+    expect((await svc.call('GET', '/templates')).body.map((t: { accessFloor: number }) => t.accessFloor)).toEqual([60, 0]);
   });
 });
 

@@ -2,7 +2,8 @@
  * The CLI against a remote service: 429 with Retry-After, retries of idempotent requests
  * after connection failures (with backoff, at most 5 tries, a note on stderr each time),
  * following Link rel="next", --limit, api --paginate, whoami's back end, the local-only
- * flags refused, and templates bulk-update against the service's own rate limit.
+ * flags refused, and templates bulk-update against the service's own rate limit and
+ * against a service of another make (no bulk route).
  * Waits go through the injected Io's sleep: recorded, never timed.
  */
 import { writeFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { runCli as runInProcess } from '../../src/cli/program.js';
+import { ROOT, runCli, tempHome, testIo } from '../helpers/cli.js';
 import { type Served, startServe } from '../helpers/serve.js';
 
 interface Answer {
@@ -281,11 +283,55 @@ describe('templates bulk-update against a rate-limited service', () => {
       },
     );
     expect(res.code).toBe(0);
-    expect(res.stdout.endsWith('updated 6, failed 0\n')).toBe(true);
+    expect(res.stdout).toBe('updated 6 templates: tpl_a, tpl_b, tpl_c, tpl_d, tpl_e, tpl_f\n');
     expect(res.stderr).toMatch(/rate-limited by http:\/\/127\.0\.0\.1:\d+; retrying in 1 s \(try 2 of 5\)/);
     const after = JSON.parse(
       (await runCli([...args, '--json', 'templates', 'list'], { env: home.env, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) })).stdout,
     );
     expect(after.map((t: { accessFloor: number }) => t.accessFloor)).toEqual([90, 90, 90, 90, 90, 90]);
+  });
+});
+
+describe('templates bulk-update against a service of another make', () => {
+  const TEMPLATES = ['t1', 't2'].map((id, i) => ({ id, name: id.toUpperCase(), owner: { kind: 'institution' }, modules: [], accessFloor: 10 * (i + 1) }));
+  const PREVIEW = 't1  T1\n    accessFloor: 10 -> 50\nt2  T2\n    accessFloor: 20 -> 50\n';
+
+  it('--yes: the preview is on stderr before the first PATCH is sent', async () => {
+    let stderrAtFirstPatch: string | undefined;
+    const io = testIo();
+    const svc = await scriptedService((req) => {
+      if (req.method === 'GET') return { body: TEMPLATES };
+      stderrAtFirstPatch ??= io.err();
+      return { body: TEMPLATES[0] };
+    });
+    try {
+      const code = await runInProcess(
+        [...remote(svc), 'templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=50', '--yes'],
+        io,
+      );
+      expect({ code, stdout: io.out(), stderr: io.err() }).toEqual({ code: 0, stdout: 'updated 2 templates: t1, t2\n', stderr: PREVIEW });
+      expect(stderrAtFirstPatch).toBe(PREVIEW);
+      expect(svc.seen).toEqual(['GET /api/v1/templates', 'PATCH /api/v1/templates/t1', 'PATCH /api/v1/templates/t2']);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('--dry-run on a service without POST /templates/bulk-update: checked here only, with a note; other errors stand', async () => {
+    let bulk: Answer = { status: 404, body: { error: { code: 'not-found', message: 'No such route.' } } };
+    const svc = await scriptedService((req) => (req.method === 'GET' ? { body: TEMPLATES } : bulk));
+    const args = [...remote(svc), 'templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=50', '--dry-run'];
+    try {
+      expect(await runCli(args)).toEqual({
+        code: 0,
+        stdout: `${PREVIEW}2 templates would change\n`,
+        stderr: 'note: the service has no POST /templates/bulk-update to check a dry run with: only each patch itself was checked\n',
+      });
+      expect(svc.seen.at(-1)).toBe('POST /api/v1/templates/bulk-update');
+      bulk = { status: 403, body: { error: { code: 'forbidden', message: 'This credential lacks the scope templates:write.' } } };
+      expect(await runCli(args)).toEqual({ code: 4, stdout: '', stderr: 'error (forbidden): This credential lacks the scope templates:write.\n' });
+    } finally {
+      await svc.close();
+    }
   });
 });

@@ -4,11 +4,11 @@
  * ("Standard 3-module course", 2 modules, accessFloor 60, tutor defaults off). Read-only
  * tests share a store; each describe that changes templates has its own.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
+import { type CliStore, DEMO_DATASET, storesForThisFile } from '../helpers/cli-store.js';
 
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const STANDARD_ROW = 'tpl_standard\tStandard 3-module course\tinstitution\t2\t60\n';
@@ -136,6 +136,19 @@ describe('templates update', () => {
     });
   });
 
+  it('a dotted --set into modules changes that field and keeps each module where it was placed', async () => {
+    const res = await s.run(['templates', 'update', 'tpl_standard', '--set', 'modules.1.title=Goodbye', '--set', 'modules.0.lessons.0.minutes=12']);
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    const modules = (await template(s, 'tpl_standard')).modules as { key: string; title: string; placement: string; lessons: { minutes: number }[] }[];
+    expect(modules.map((m) => `${m.key}@${m.placement}: ${m.title}`)).toEqual(['welcome@start: Start here', 'wrap-up@end: Goodbye']);
+    expect(modules[0]!.lessons[0]!.minutes).toBe(12);
+    // A placement the user gives is still refused: the service decides it.
+    expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'modules.0.placement=end'])).toMatchObject({
+      code: 3,
+      stderr: 'error (invalid): modules[0].placement: unknown field\n',
+    });
+  });
+
   it('an out-of-range value (exit 3) or duplicate module keys (exit 3) change nothing', async () => {
     expect(await s.run(['templates', 'update', 'tpl_standard', '--set', 'accessFloor=170'])).toMatchObject({
       code: 3,
@@ -199,12 +212,13 @@ describe('templates bulk-update', () => {
     expect(await floors()).toEqual(['Ines personal=0', 'Second=40', 'Standard 3-module course=60']);
   });
 
-  it('--yes applies every change at once and prints the preview and a summary', async () => {
+  it('--yes shows the preview (stderr) before it applies every change at once, then what it updated (stdout)', async () => {
     const res = await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=75', '--yes']);
-    expect(res.code).toBe(0);
-    expect(res.stdout).toBe(
-      'tpl_second  Second\n    accessFloor: 40 -> 75\ntpl_standard  Standard 3-module course\n    accessFloor: 60 -> 75\nupdated 2 templates\n',
-    );
+    expect(res).toEqual({
+      code: 0,
+      stdout: 'updated 2 templates: tpl_second, tpl_standard\n',
+      stderr: 'tpl_second  Second\n    accessFloor: 40 -> 75\ntpl_standard  Standard 3-module course\n    accessFloor: 60 -> 75\n',
+    });
     expect(await floors()).toEqual(['Ines personal=0', 'Second=75', 'Standard 3-module course=75']);
   });
 
@@ -224,7 +238,7 @@ describe('templates bulk-update', () => {
       ...TERMINAL,
       prompter: yes,
     });
-    expect(applied).toMatchObject({ code: 0, stdout: 'updated 2 templates\n' });
+    expect(applied).toMatchObject({ code: 0, stdout: 'updated 2 templates: tpl_second, tpl_standard\n' });
     expect((await template(s, 'tpl_standard')).tutorDefaults).toEqual({ lesson: 'off', assignment: 'on' });
   });
 
@@ -251,10 +265,10 @@ describe('templates bulk-update', () => {
     });
   });
 
-  it('an invalid value changes no template (exit 3); a non-admin is forbidden (exit 4)', async () => {
+  it('an invalid value changes no template (exit 3); a non-admin is forbidden for each template that is not theirs (exit 4)', async () => {
+    // A problem of the patch itself, the same for every template, is listed once.
     const bad = await s.run(['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=180', '--yes']);
-    expect(bad.code).toBe(3);
-    expect(bad.stderr).toMatch(/accessFloor: must be <= 100/);
+    expect(bad).toEqual({ code: 3, stdout: '', stderr: 'error (invalid): accessFloor: must be <= 100\n' });
     const forbidden = await s.run([
       '--as',
       'usr_instructor',
@@ -266,7 +280,14 @@ describe('templates bulk-update', () => {
       'accessFloor=20',
       '--yes',
     ]);
-    expect(forbidden).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
+    const refused = 'forbidden: Only admins or the owner of a user-owned template may change it.';
+    expect(forbidden).toEqual({
+      code: 4,
+      stdout: `updated 0 of 2\nfailed 2 of 2:\n  tpl_second: ${refused}\n  tpl_standard: ${refused}\n`,
+      stderr:
+        'tpl_second  Second\n    accessFloor: 75 -> 20\ntpl_standard  Standard 3-module course\n    accessFloor: 75 -> 20\n' +
+        'error (forbidden): 2 of 2 template updates failed.\n',
+    });
     expect(await floors()).toEqual(['Ines personal=0', 'Second=75', 'Standard 3-module course=75']);
   });
 
@@ -304,6 +325,15 @@ describe('templates bulk-update', () => {
     expect(await s.run(['templates', 'bulk-update', '--where', 'modules.0.key=welcome', '--set', 'accessFloor=76', '--dry-run'])).toMatchObject({
       code: 0,
       stdout: 'tpl_standard  Standard 3-module course\n    accessFloor: 75 -> 76\n1 template would change\n',
+    });
+  });
+
+  it('a dotted --set into modules previews the one field it changes (placement is not sent)', async () => {
+    expect(await s.run(['templates', 'bulk-update', '--where', 'id=tpl_standard', '--set', 'modules.0.lessons.0.minutes=20', '--dry-run'])).toEqual({
+      code: 0,
+      stdout:
+        'tpl_standard  Standard 3-module course\n    modules:\n      ~ module welcome\n        ~ lesson welcome-lesson: minutes 10 -> 20\n1 template would change\n',
+      stderr: '',
     });
   });
 
@@ -358,6 +388,96 @@ describe('templates bulk-update', () => {
     expect(json.preview[0]).toMatchObject({ id: 'tpl_standard', patch });
     expect(json.preview[0].changes[1]).toBe('  - module wrap-up "Wrap-up" (0 lessons, 0 blocks)');
     expect((await template(s, 'tpl_standard')).modules).toHaveLength(2);
+  });
+});
+
+describe('templates bulk-update: what the real run checks, and which template failed', () => {
+  // The demo store plus four templates with modules welcome and wrap-up: tpl_1, tpl_2 and
+  // tpl_4 the institution's (floors 40, 80, 10), tpl_3 the instructor's (30).
+  let s: CliStore;
+  const modules = [
+    { key: 'welcome', title: 'Welcome', lessons: [{ key: 'l1', title: 'Hello', minutes: 10 }] },
+    { key: 'wrap-up', title: 'Wrap up' },
+  ];
+  beforeAll(async () => {
+    const demo = JSON.parse(readFileSync(DEMO_DATASET, 'utf8')) as { templates: unknown[] };
+    const t = (id: string, accessFloor: number, owner: Record<string, string>) => ({ id, name: `Template ${id.slice(4)}`, owner, modules, accessFloor });
+    s = await newStore({
+      ...demo,
+      templates: [
+        ...demo.templates,
+        t('tpl_1', 40, { kind: 'institution' }),
+        t('tpl_2', 80, { kind: 'institution' }),
+        t('tpl_3', 30, { kind: 'user', userId: 'usr_instructor' }),
+        t('tpl_4', 10, { kind: 'institution' }),
+      ],
+    });
+  });
+  const floors = async () => (JSON.parse((await s.run(['--json', 'templates', 'list'])).stdout) as { accessFloor: number }[]).map((t) => t.accessFloor);
+
+  it('--dry-run fails where the real run fails: an owner who does not exist (exit 5), each template named', async () => {
+    const owner = ['--set', 'owner={"kind":"user","userId":"usr_nobody"}'];
+    const preview = ['tpl_1  Template 1', 'tpl_2  Template 2', 'tpl_4  Template 4']
+      .map((head) => `${head}\n    owner.kind: "institution" -> "user"\n    owner.userId: (none) -> "usr_nobody"\n`)
+      .join('');
+    const failures = ['tpl_1', 'tpl_2', 'tpl_4'].map((id) => `  ${id}: not-found: User "usr_nobody" was not found.\n`).join('');
+    const where = ['--where', 'owner.kind=institution', '--where', 'description=""'];
+    expect(await s.run(['templates', 'bulk-update', ...where, ...owner, '--dry-run'])).toEqual({
+      code: 5,
+      stdout: `${preview}would update 0 of 3\nwould fail 3 of 3:\n${failures}`,
+      stderr: 'error (not-found): 3 of 3 template updates would fail.\n',
+    });
+    expect(await s.run(['templates', 'bulk-update', ...where, ...owner, '--yes'])).toEqual({
+      code: 5,
+      stdout: `updated 0 of 3\nfailed 3 of 3:\n${failures}`,
+      stderr: `${preview}error (not-found): 3 of 3 template updates failed.\n`,
+    });
+    // An owner who exists passes both.
+    expect(await s.run(['templates', 'bulk-update', '--where', 'id=tpl_4', '--set', 'owner={"kind":"user","userId":"usr_s01"}', '--dry-run'])).toEqual({
+      code: 0,
+      stdout: 'tpl_4  Template 4\n    owner.kind: "institution" -> "user"\n    owner.userId: (none) -> "usr_s01"\n1 template would change\n',
+      stderr: '',
+    });
+    expect(await floors()).toEqual([40, 80, 30, 10, 60]);
+  });
+
+  it("a problem that comes from a template's own data names the template (exit 3), in text and in --json", async () => {
+    const args = ['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'modules.0.key=wrap-up', '--yes'];
+    const problems = ['tpl_1', 'tpl_2', 'tpl_4', 'tpl_standard'].map((id) => ({ path: `${id}.modules[1].key`, message: 'duplicate key "wrap-up"' }));
+    expect(await s.run(args)).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error (invalid): 4 problems in the request.\n${problems.map((p) => `  ${p.path}: ${p.message}\n`).join('')}`,
+    });
+    const json = await s.run(['--json', ...args]);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'invalid', message: '4 problems in the request.', details: problems } });
+    expect(await s.run(['templates', 'bulk-update', '--where', 'id=tpl_2', '--set', 'modules.1.key=welcome', '--dry-run'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error (invalid): tpl_2.modules[1].key: duplicate key "welcome"\n',
+    });
+  });
+
+  it('an owner changes their own template as PATCH lets them; all or nothing when some are not theirs (exit 4)', async () => {
+    const own = await s.run(['--as', 'usr_instructor', 'templates', 'bulk-update', '--where', 'owner.kind=user', '--set', 'accessFloor=70', '--yes']);
+    expect(own).toEqual({ code: 0, stdout: 'updated 1 template: tpl_3\n', stderr: 'tpl_3  Template 3\n    accessFloor: 30 -> 70\n' });
+    const json = await s.run(['--as', 'usr_instructor', '--json', 'templates', 'bulk-update', '--where', 'id=tpl_3', '--set', 'accessFloor=71', '--yes']);
+    expect(json).toEqual({
+      code: 0,
+      stdout: '{"preview":[{"id":"tpl_3","patch":{"accessFloor":71},"changes":["accessFloor: 70 -> 71"]}],"changed":["tpl_3"],"failed":[]}\n',
+      stderr: '',
+    });
+    const refused = 'forbidden: Only admins or the owner of a user-owned template may change it.';
+    const failures = `  tpl_1: ${refused}\n  tpl_2: ${refused}\n  tpl_4: ${refused}\n`;
+    const mixed = ['--as', 'usr_instructor', 'templates', 'bulk-update', '--where', 'description=""', '--set', 'accessFloor=72'];
+    const dry = await s.run([...mixed, '--dry-run']);
+    expect(dry).toMatchObject({ code: 4, stderr: 'error (forbidden): 3 of 4 template updates would fail; nothing would change.\n' });
+    expect(dry.stdout.endsWith(`\nwould update 0 of 4 (all or nothing: tpl_3 would not change either)\nwould fail 3 of 4:\n${failures}`)).toBe(true);
+    const real = await s.run([...mixed, '--yes']);
+    expect(real).toMatchObject({ code: 4, stdout: `updated 0 of 4 (all or nothing: tpl_3 not changed either)\nfailed 3 of 4:\n${failures}` });
+    expect(real.stderr.endsWith('    accessFloor: 10 -> 72\nerror (forbidden): 3 of 4 template updates failed; nothing was changed.\n')).toBe(true);
+    expect(await floors()).toEqual([40, 80, 71, 10, 60]);
   });
 });
 

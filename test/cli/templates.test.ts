@@ -35,7 +35,7 @@ beforeAll(async () => {
     }),
   );
   expect((await runCli(['--db', home.db, 'import', FIXTURE], { env: home.env })).code).toBe(0);
-  served = await startServe(['--memory', '--seed', FIXTURE, '--log', 'off', '--deterministic']);
+  served = await startServe(['--memory', '--seed', FIXTURE, '--log', 'off', '--deterministic', '--allow-admin']);
 });
 afterAll(async () => {
   await served?.stop();
@@ -43,6 +43,7 @@ afterAll(async () => {
 });
 
 const local = (args: string[]) => runCli(['--db', home.db, ...args], { env: home.env });
+const remote = (token: string, args: string[]) => runCli(['--base-url', served.url, '--token', token, ...args], { env: home.env });
 
 describe('templates bulk-update', () => {
   it('--dry-run previews each change and changes nothing', async () => {
@@ -83,14 +84,107 @@ describe('templates bulk-update', () => {
   });
 
   it('remotely sends one PATCH each and reports failures with a non-zero exit', async () => {
-    const remote = ['--base-url', served.url, '--token', 'owner-token'];
     // The owner may change only their own template: two of three fail with forbidden.
-    const res = await runCli([...remote, 'templates', 'bulk-update', '--where', 'accessFloor=10', '--set', 'name=Mine', '--yes']);
-    expect(res.code).toBe(0);
-    const mixed = await runCli([...remote, 'templates', 'bulk-update', '--where', 'description=""', '--set', 'accessFloor=70', '--yes']);
-    expect(mixed.code).toBe(4);
-    expect(mixed.stderr).toMatch(/updated 1, failed 2/);
-    expect(mixed.stderr).toMatch(/tpl_a: forbidden/);
+    const res = await remote('owner-token', ['templates', 'bulk-update', '--where', 'accessFloor=10', '--set', 'name=Mine', '--yes']);
+    expect(res).toEqual({ code: 0, stdout: 'updated 1 template: tpl_u\n', stderr: 'tpl_u  Personal\n    name: "Personal" -> "Mine"\n' });
+    const mixed = await remote('owner-token', ['templates', 'bulk-update', '--where', 'description=""', '--set', 'accessFloor=70', '--yes']);
+    const refused = 'forbidden: Only admins or the owner of a user-owned template may change it.';
+    expect(mixed).toMatchObject({
+      code: 4,
+      stdout: `updated 1 of 3: tpl_u\nfailed 2 of 3:\n  tpl_a: ${refused}\n  tpl_b: ${refused}\n`,
+      stderr: expect.stringMatching(/\nerror \(forbidden\): 2 of 3 template updates failed\.\n$/),
+    });
+  });
+
+  it("remotely every template is tried: a 5xx and a dropped connection are named with the rest, and the exit is the first failure's", async () => {
+    const fault = (path: string, ...how: string[]) =>
+      remote('admin-token', ['fixture', 'faults', 'create', '--method', 'PATCH', '--path', path, '--times', '1', ...how]);
+    expect((await fault('/templates/tpl_a', '--status', '503')).code).toBe(0);
+    expect((await fault('/templates/tpl_b', '--drop')).code).toBe(0);
+    const args = ['templates', 'bulk-update', '--where', 'description=""', '--set', 'accessFloor=33', '--yes', '--concurrency', '1'];
+    const res = await remote('admin-token', args);
+    expect(res).toMatchObject({
+      code: 1,
+      stdout:
+        'updated 1 of 3: tpl_u\nfailed 2 of 3:\n' +
+        '  tpl_a: unexpected: the service answered 503: Injected fault (rule flt_1).\n' +
+        `  tpl_b: unreachable: cannot reach ${served.url}: UND_ERR_SOCKET\n`,
+    });
+    // The preview comes first, whatever happens next; then the error, with the first failure's exit.
+    expect(res.stderr).toBe(
+      'tpl_a  A\n    accessFloor: 50 -> 33\ntpl_b  B\n    accessFloor: 60 -> 33\ntpl_u  Mine\n    accessFloor: 70 -> 33\nerror: 2 of 3 template updates failed.\n',
+    );
+    // Failures with different codes: the exit is the first one's, in preview order (tpl_a: conflict, 6).
+    expect((await fault('/templates/tpl_a', '--status', '409')).code).toBe(0);
+    expect((await fault('/templates/tpl_b', '--drop')).code).toBe(0);
+    const json = await remote('admin-token', ['--json', ...args.map((a) => (a === 'accessFloor=33' ? 'accessFloor=34' : a))]);
+    expect(json.code).toBe(6);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      changed: ['tpl_u'],
+      failed: [
+        { id: 'tpl_a', code: 'conflict', message: 'Injected fault (rule flt_3).' },
+        { id: 'tpl_b', code: 'unreachable', message: `cannot reach ${served.url}: UND_ERR_SOCKET` },
+      ],
+    });
+    expect(json.stderr).toBe('{"error":{"code":"conflict","message":"2 of 3 template updates failed."}}\n');
+    const floors = JSON.parse((await remote('admin-token', ['--json', 'templates', 'list'])).stdout).map((t: { accessFloor: number }) => t.accessFloor);
+    expect(floors).toEqual([50, 60, 34]);
+  });
+});
+
+describe('templates bulk-update: the same answer locally and remotely', () => {
+  beforeAll(async () => {
+    // Both sides as the fixture made them (the tests above changed each differently).
+    const reset = ['templates', 'bulk-update', '--yes'];
+    for (const [where, set] of [
+      ['id=tpl_a', 'accessFloor=50'],
+      ['id=tpl_b', 'accessFloor=60'],
+      ['id=tpl_u', 'accessFloor=10'],
+      ['id=tpl_u', 'name=Personal'],
+      ['id=tpl_a', 'tutorDefaults={"lesson":"off","assignment":"off"}'],
+      ['id=tpl_b', 'tutorDefaults={"lesson":"off","assignment":"off"}'],
+    ]) {
+      await local([...reset, '--where', where!, '--set', set!]);
+      await remote('admin-token', [...reset, '--where', where!, '--set', set!]);
+    }
+    expect((await local(['--json', 'templates', 'list'])).stdout.replace(/"updated(By|At)":"[^"]*"/g, '')).toBe(
+      (await remote('admin-token', ['--json', 'templates', 'list'])).stdout.replace(/"updated(By|At)":"[^"]*"/g, ''),
+    );
+  });
+  const both = async (token: string, args: string[]) => {
+    const [here, there] = [await local(['--as', token === 'owner-token' ? 'owner' : 'admin', ...args]), await remote(token, args)];
+    expect(here).toEqual(there);
+    return here;
+  };
+
+  it('an owner updates their own template: the same bytes, the same exit (0)', async () => {
+    const args = ['templates', 'bulk-update', '--where', 'owner.kind=user', '--set', 'accessFloor=70', '--yes'];
+    expect(await both('owner-token', args)).toEqual({ code: 0, stdout: 'updated 1 template: tpl_u\n', stderr: 'tpl_u  Personal\n    accessFloor: 10 -> 70\n' });
+    expect((await both('owner-token', ['--json', ...args.map((a) => (a === 'accessFloor=70' ? 'accessFloor=71' : a))])).stdout).toBe(
+      '{"preview":[{"id":"tpl_u","patch":{"accessFloor":71},"changes":["accessFloor: 70 -> 71"]}],"changed":["tpl_u"],"failed":[]}\n',
+    );
+  });
+
+  it('templates that are not theirs: forbidden for each, the same bytes, the same exit (4)', async () => {
+    const args = ['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=5'];
+    const refused = 'forbidden: Only admins or the owner of a user-owned template may change it.';
+    for (const mode of ['--dry-run', '--yes']) expect((await both('owner-token', [...args, mode])).code).toBe(4);
+    expect((await both('owner-token', [...args, '--yes'])).stdout).toBe(`updated 0 of 2\nfailed 2 of 2:\n  tpl_a: ${refused}\n  tpl_b: ${refused}\n`);
+    expect(await both('owner-token', ['--json', ...args, '--dry-run'])).toMatchObject({
+      stderr: '{"error":{"code":"forbidden","message":"2 of 2 template updates would fail."}}\n',
+    });
+  });
+
+  it('an owner that does not exist: not-found for each, in the dry run as in the real run (exit 5)', async () => {
+    const args = ['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'owner={"kind":"user","userId":"nobody"}'];
+    const dry = await both('admin-token', [...args, '--dry-run']);
+    expect(dry.code).toBe(5);
+    expect(
+      dry.stdout.endsWith(
+        'would update 0 of 2\nwould fail 2 of 2:\n  tpl_a: not-found: User "nobody" was not found.\n  tpl_b: not-found: User "nobody" was not found.\n',
+      ),
+    ).toBe(true);
+    expect((await both('admin-token', [...args, '--yes'])).code).toBe(5);
   });
 });
 

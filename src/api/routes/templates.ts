@@ -1,18 +1,20 @@
 import { z } from '@hono/zod-openapi';
 import { placeModules } from '../../domain/templates/templates.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, type ErrorCode, notFound } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { Course } from '../../schemas/courses.js';
-import type { TemplateValue } from '../../schemas/templates.js';
-import { Template, TemplateCreate, TemplateUpdate } from '../../schemas/templates.js';
+import type { TemplateBulkFailure, TemplateValue } from '../../schemas/templates.js';
+import { Template, TemplateBulkResult, TemplateBulkUpdate, TemplateCreate, TemplateUpdate } from '../../schemas/templates.js';
 import { insertBlock } from '../../store/blocks.js';
 import { createCourse, insertModule } from '../../store/courses.js';
 import type { Store } from '../../store/db.js';
 import { insertLesson } from '../../store/lessons.js';
 import { getTemplate, listTemplates, putTemplate } from '../../store/templates.js';
 import { getUser } from '../../store/users.js';
+import { authorize } from '../access.js';
 import type { AppDeps, Caller } from '../context.js';
 import { defineOperation, type RouteModule } from '../define.js';
+import { POLICIES } from '../policies.js';
 
 type Update = z.infer<typeof TemplateUpdate>;
 
@@ -113,21 +115,41 @@ export const templatesRoutes: RouteModule = [
     operationId: 'bulkUpdateTemplates',
     method: 'post',
     path: '/templates/bulk-update',
-    summary: 'Apply one PATCH per template, all in one transaction: all or nothing (admins)',
+    summary:
+      "Apply one PATCH per template, each checked exactly as PATCH /templates/{id} checks it (who may write it, then the patch), all in one transaction: all or nothing. Every update is tried; any failure changes nothing and is answered with every failed update in details (the code is the first failure's). dryRun checks and changes nothing.",
     tag: 'templates',
-    body: z.strictObject({
-      updates: z
-        .array(z.strictObject({ id: Id, patch: TemplateUpdate }))
-        .min(1)
-        .max(10_000),
-    }),
-    response: z.object({ updated: z.array(z.string()) }),
-    handler: ({ deps, body, granted }) =>
-      deps.store.tx(async (tx) => {
+    body: TemplateBulkUpdate,
+    response: TemplateBulkResult,
+    handler: ({ deps, body, granted }) => {
+      const run = async (tx: Store) => {
         const now = deps.clock.now();
-        for (const u of body.updates) await applyUpdate(tx, granted.caller, u.id, u.patch, now);
-        return { updated: body.updates.map((u) => u.id) };
-      }),
+        const failed: TemplateBulkFailure[] = [];
+        let firstCode: ErrorCode = 'invalid';
+        for (const [i, u] of body.updates.entries()) {
+          try {
+            // The PATCH route's own check (its policy row: who may write this template), then its update.
+            await authorize(tx, granted.caller, POLICIES.updateTemplate, u.id);
+            await applyUpdate(tx, granted.caller, u.id, u.patch, now);
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            if (failed.length === 0) firstCode = err.code;
+            failed.push({
+              path: `updates[${i}]`,
+              id: u.id,
+              code: err.code,
+              message: err.message,
+              ...(err.details === undefined ? {} : { details: err.details }),
+            });
+          }
+        }
+        if (failed.length > 0) {
+          const of = `${failed.length} of ${body.updates.length} template updates`;
+          throw new AppError(firstCode, body.dryRun ? `${of} would fail.` : `${of} failed; nothing was changed.`, failed);
+        }
+        return { updated: body.updates.map((u) => u.id), dryRun: body.dryRun };
+      };
+      return body.dryRun ? deps.store.rehearse(run) : deps.store.tx(run);
+    },
   }),
   defineOperation({
     operationId: 'createCourseFromTemplate',

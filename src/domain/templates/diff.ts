@@ -12,7 +12,9 @@ export interface DiffLine {
 }
 
 const json = (v: unknown): string => JSON.stringify(v) ?? 'undefined';
+/** A value in a line: JSON, cut at 80 characters; a field the template (or the patch) does not have reads `(none)`. */
 const short = (v: unknown): string => {
+  if (v === undefined) return '(none)';
   const s = json(v);
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 };

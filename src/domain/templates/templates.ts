@@ -1,7 +1,8 @@
 /**
  * Pure template rules (content-and-people.md, Templates; cli-and-serve.md, bulk editing).
  */
-import type { TemplateValue } from '../../schemas/templates.js';
+import { knownFieldsOnly } from '../../schemas/field-paths.js';
+import { TemplateUpdate, type TemplateValue } from '../../schemas/templates.js';
 
 export type TemplateModule = TemplateValue['modules'][number];
 
@@ -50,16 +51,21 @@ export function matches(template: unknown, where: [string, unknown][]): boolean 
 /**
  * The PATCH body for one template: --file's fields, then each --set (a dotted path such as
  * tutorDefaults.lesson sets one field of the stored object, so the patch is per template).
+ * A stored value a dotted --set starts from is sent back with only the fields the PATCH
+ * body takes (TemplateUpdate says which): a stored module's `placement` is the service's
+ * to keep, and sending it back would be an unknown field.
  */
 export function buildPatch(template: Record<string, unknown>, filePatch: Record<string, unknown>, sets: [string, unknown][]): Record<string, unknown> {
   const patch: Record<string, unknown> = structuredClone(filePatch);
+  let writable: Record<string, unknown> | undefined;
   for (const [path, value] of sets) {
     const [top, ...rest] = path.split('.');
     if (rest.length === 0) {
       patch[top!] = value;
       continue;
     }
-    const base = structuredClone(patch[top!] ?? template[top!] ?? {}) as Record<string, unknown>;
+    writable ??= knownFieldsOnly(TemplateUpdate, template) as Record<string, unknown>;
+    const base = structuredClone(patch[top!] ?? writable[top!] ?? {}) as Record<string, unknown>;
     let cur = base;
     rest.slice(0, -1).forEach((p) => {
       cur[p] = typeof cur[p] === 'object' && cur[p] !== null ? cur[p] : {};

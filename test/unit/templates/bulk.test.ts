@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { closestName, editDistance } from '../../../src/domain/did-you-mean.js';
 import { checkTemplatePatch, unknownWhereFields } from '../../../src/domain/templates/bulk.js';
 import { diffText, templateDiff } from '../../../src/domain/templates/diff.js';
-import { fieldPaths, normalizePath } from '../../../src/schemas/field-paths.js';
+import { buildPatch } from '../../../src/domain/templates/templates.js';
+import { fieldPaths, knownFieldsOnly, normalizePath } from '../../../src/schemas/field-paths.js';
 import { TemplateUpdate } from '../../../src/schemas/templates.js';
 
 describe('editDistance and closestName', () => {
@@ -35,6 +36,60 @@ describe('fieldPaths', () => {
     );
     expect(paths).not.toContain('id');
     expect(normalizePath('modules.0.lessons[12].title')).toBe('modules[].lessons[].title');
+  });
+});
+
+describe('knownFieldsOnly', () => {
+  it('keeps the fields the schema knows, through arrays, union options and optional wrappers', () => {
+    const stored = {
+      id: 't',
+      owner: { kind: 'user', userId: 'u1' },
+      modules: [{ key: 'a', title: 'A', placement: 'end', objective: '', lessons: [{ key: 'l', title: 'L', minutes: 5, blocks: [], extra: 1 }] }],
+      updatedAt: '2026-01-01T00:00:00Z',
+    };
+    expect(knownFieldsOnly(TemplateUpdate, stored)).toEqual({
+      owner: { kind: 'user', userId: 'u1' },
+      modules: [{ key: 'a', title: 'A', objective: '', lessons: [{ key: 'l', title: 'L', minutes: 5, blocks: [] }] }],
+    });
+    expect(knownFieldsOnly(TemplateUpdate, 'text')).toBe('text');
+  });
+});
+
+describe('buildPatch', () => {
+  const stored = {
+    id: 't',
+    name: 'T',
+    tutorDefaults: { lesson: 'off', assignment: 'off' },
+    modules: [
+      { key: 'a', title: 'A', placement: 'end', objective: '', lessons: [{ key: 'l', title: 'L', minutes: 5, blocks: [] }] },
+      { key: 'b', title: 'B', placement: 'start', objective: '', lessons: [] },
+    ],
+  };
+
+  it('a dotted --set into modules starts from the stored list without the read-only placement', () => {
+    const patch = buildPatch(stored, {}, [['modules.0.lessons.0.minutes', 20]]);
+    expect(patch).toEqual({
+      modules: [
+        { key: 'a', title: 'A', objective: '', lessons: [{ key: 'l', title: 'L', minutes: 20, blocks: [] }] },
+        { key: 'b', title: 'B', objective: '', lessons: [] },
+      ],
+    });
+    expect(checkTemplatePatch(patch).ok).toBe(true);
+    expect(stored.modules[0]!.lessons[0]!.minutes).toBe(5);
+  });
+
+  it("what the user gives is sent as given: a file's modules, an undotted --set", () => {
+    const file = { modules: [{ key: 'x', title: 'X', placement: 'end' }] };
+    expect(buildPatch(stored, file, [['modules.0.title', 'Y']])).toEqual({ modules: [{ key: 'x', title: 'Y', placement: 'end' }] });
+    expect(
+      buildPatch(stored, {}, [
+        ['tutorDefaults.lesson', 'on'],
+        ['accessFloor', 80],
+      ]),
+    ).toEqual({
+      tutorDefaults: { lesson: 'on', assignment: 'off' },
+      accessFloor: 80,
+    });
   });
 });
 
@@ -125,6 +180,17 @@ describe('templateDiff', () => {
       '      ~ block b1: content changed',
       '    ~ lesson order: l1, l2 -> l2, l1',
       '  + module c "C"',
+    ]);
+  });
+
+  it('a field one side does not have reads (none)', () => {
+    expect(diffText(templateDiff({ owner: { kind: 'institution' } }, { owner: { kind: 'user', userId: 'u1' } }))).toEqual([
+      'owner.kind: "institution" -> "user"',
+      'owner.userId: (none) -> "u1"',
+    ]);
+    expect(diffText(templateDiff({ owner: { kind: 'user', userId: 'u1' } }, { owner: { kind: 'institution' } }))).toEqual([
+      'owner.kind: "user" -> "institution"',
+      'owner.userId: "u1" -> (none)',
     ]);
   });
 
