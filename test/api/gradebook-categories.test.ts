@@ -153,7 +153,10 @@ describe('POST /courses/{courseId}/assignments/category', () => {
     svc = await course();
     const res = await svc.call('POST', '/courses/c1/assignments/category', { categoryId: 'exams', assignmentIds: ['a1', 'nope', 'ax', 'a1'] });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'invalid', message: `4 problems: categoryId: "exams" is not a category of the course's gradebook setup (its categories: quiz, lab, spare); ...` });
+    expect(res.body.error).toMatchObject({
+      code: 'invalid',
+      message: `4 problems: categoryId: "exams" is not a category of the course's gradebook setup (its categories: quiz, lab, spare); ...`,
+    });
     expect(res.body.error.details).toEqual([
       { path: 'categoryId', message: `"exams" is not a category of the course's gradebook setup (its categories: quiz, lab, spare)` },
       { path: 'assignmentIds[1]', message: 'no assignment "nope" in course "c1"' },

@@ -447,11 +447,13 @@ describe('templates bulk-update: what the real run checks, and which template fa
     expect(await s.run(args)).toEqual({
       code: 3,
       stdout: '',
-      stderr: `error (invalid): 4 problems in the request.\n${problems.map((p) => `  ${p.path}: ${p.message}\n`).join('')}`,
+      stderr: `error (invalid): 4 problems: tpl_1.modules[1].key: duplicate key "wrap-up"; ...\n${problems.map((p) => `  ${p.path}: ${p.message}\n`).join('')}`,
     });
     const json = await s.run(['--json', ...args]);
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'invalid', message: '4 problems in the request.', details: problems } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'invalid', message: '4 problems: tpl_1.modules[1].key: duplicate key "wrap-up"; ...', details: problems },
+    });
     expect(await s.run(['templates', 'bulk-update', '--where', 'id=tpl_2', '--set', 'modules.1.key=welcome', '--dry-run'])).toEqual({
       code: 3,
       stdout: '',
