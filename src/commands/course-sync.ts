@@ -111,9 +111,11 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
 }
 
 /**
- * The revision check the user sees: the side being written must be as the last push or
- * pull left it. Refused with what changed there since (from the mark's base file), or,
- * with no mark, with what the write would change.
+ * The revision check the user sees: the side being written must hold what the last push or
+ * pull left it (its revision, or, when only the revision moved, the same course file: an
+ * edit undone is nothing to lose). Refused with what changed there since (from the mark's
+ * base file), or, with no mark, with what the write would change. When this side changed
+ * too, neither push nor pull goes ahead without --force, and the advice says so.
  */
 function refuseIfStale(
   ctx: CommandContext,
@@ -143,19 +145,35 @@ function refuseIfStale(
   }
   const base = mark.base as CourseFileValue;
   const changes = planContent(base, targetFile);
+  // Its revision moved, but it holds the course file both copies held: nothing would be lost.
+  if (planSize(changes) === 0) return;
+  const own = planContent(base, sourceFile);
+  const both = planSize(own) > 0;
+  const decide = `decide which side wins: push --force to overwrite the changes on ${remote} with this store's, or pull --force to discard this store's`;
+  const remoteTitle = `The changes on ${remote} since your last push or pull (${planSummary(direction === 'push' ? changes : own)}):`;
+  const localTitle = (overwritten: boolean) =>
+    `Your changes since the last push or pull${overwritten ? ', which the pull would overwrite' : ''} (${planSummary(direction === 'push' ? own : changes)}):`;
   if (direction === 'push') {
-    show(`The changes on ${remote} since your last push or pull (${planSummary(changes)}):`, changes, base, targetFile);
+    show(remoteTitle, changes, base, targetFile);
+    if (both) show(localTitle(false), own, base, sourceFile);
     throw new AppError(
       'conflict',
-      `${remote} changed course ${courseId} since your last push or pull (revision ${seen} then, ${to.contentRevision} now): someone else edited it. Bring those changes down with courses ${other} ${courseId}, or push --force to overwrite them.`,
-      { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, remoteChanges: changes },
+      `${remote} changed course ${courseId} since your last push or pull (revision ${seen} then, ${to.contentRevision} now): someone else edited it. ${
+        both
+          ? `This store changed it too, so a pull is refused as well: ${decide}.`
+          : `Bring those changes down with courses ${other} ${courseId}, or push --force to overwrite them.`
+      }`,
+      { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, remoteChanges: changes, ...(both ? { localChanges: own } : {}) },
     );
   }
-  show(`Your changes since the last push or pull, which the pull would overwrite (${planSummary(changes)}):`, changes, base, targetFile);
+  show(localTitle(true), changes, base, targetFile);
+  if (both) show(remoteTitle, own, base, sourceFile);
   throw new AppError(
     'conflict',
-    `Course ${courseId} changed in this store since your last push or pull (revision ${seen} then, ${to.contentRevision} now). Push those changes first, or pull --force to discard them.`,
-    { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, localChanges: changes },
+    `Course ${courseId} changed in this store since your last push or pull (revision ${seen} then, ${to.contentRevision} now). ${
+      both ? `${remote} changed it too, so a push is refused as well: ${decide}.` : 'Push those changes first, or pull --force to discard them.'
+    }`,
+    { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, localChanges: changes, ...(both ? { remoteChanges: own } : {}) },
   );
 }
 

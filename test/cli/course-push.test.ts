@@ -105,6 +105,30 @@ describe('courses push', () => {
     expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stdout).toMatch(/~ lesson les_0003 "Spread" \(minutes\)\npushed/);
   });
 
+  it('a remote edit undone (renamed and renamed back: the revision moved, the course file did not) is no conflict: the push goes ahead', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.lapOk(['lessons', 'update', 'les_0003', '--minutes', '30']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Tmp']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome']);
+    const pushed = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(pushed).toEqual({
+      code: 0,
+      stdout: [
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0003 "Spread" (minutes)',
+        `pushed crs_stats to ${s.hubKey}: 1 changed (remote revision 13)`,
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    // The mark now holds revision 13: the next remote edit is measured from there.
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stderr).toContain('(revision 13 then, 14 now)');
+  });
+
   it('--force pushes over a remote edit; with --json a refusal carries the remote changes in its details', async () => {
     const s = await twoStores();
     await authorOffline(s);

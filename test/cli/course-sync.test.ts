@@ -19,25 +19,87 @@ describe('courses pull', () => {
     expect((await s.lap(['courses', 'pull', 'crs_other', '--from', 'hub', '--yes'])).stdout).toMatch(/^crs_other is up to date with/);
   });
 
-  it('refuses over local edits not pushed yet (exit 6), showing them; --force discards them', async () => {
+  it('refuses over local edits not pushed yet (exit 6), showing them, and says to push first; that push then goes ahead', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.lapOk(['lessons', 'update', 'les_0002', '--minutes', '22']);
+    const refused = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes']);
+    expect(refused).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: [
+        'Your changes since the last push or pull, which the pull would overwrite (1 changed):',
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0002 "Averages" (minutes)',
+        'error (conflict): Course crs_stats changed in this store since your last push or pull (revision 12 then, 13 now). Push those changes first, or pull --force to discard them.',
+        '',
+      ].join('\n'),
+    });
+    const pushed = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout).toMatch(/~ lesson les_0002 "Averages" \(minutes\)\npushed crs_stats to store:.*: 1 changed \(remote revision 11\)\n$/);
+  });
+
+  it('when both sides changed, pull and push are both refused (exit 6) with both changes shown and one advice: push --force or pull --force', async () => {
     const s = await twoStores();
     await authorOffline(s);
     await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
     await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
     await s.lapOk(['lessons', 'update', 'les_0002', '--minutes', '22']);
-    const refused = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes']);
-    expect(refused.code).toBe(6);
-    expect(refused.stderr).toMatch(
-      /^Your changes since the last push or pull, which the pull would overwrite \(1 changed\):\n {2}course crs_stats "Statistics 101"\n {4}module mod_0001 "Describing data"\n {4}~ lesson les_0002 "Averages" \(minutes\)\nerror \(conflict\): Course crs_stats changed in this store since your last push or pull \(revision \d+ then, \d+ now\)\. Push those changes first, or pull --force to discard them\.\n$/,
-    );
-    const forced = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes', '--force']);
-    expect(forced.code).toBe(0);
+    const decide = `decide which side wins: push --force to overwrite the changes on ${s.hubKey} with this store's, or pull --force to discard this store's.`;
+    const local = ['  course crs_stats "Statistics 101"', '    module mod_0001 "Describing data"', '    ~ lesson les_0002 "Averages" (minutes)'];
+    const remote = ['  course crs_stats "Statistics 101"', '    module mod_0001 "Describing data"', '    ~ lesson les_0001 "Welcome!" (title)'];
+    expect(await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes'])).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: [
+        'Your changes since the last push or pull, which the pull would overwrite (1 changed):',
+        ...local,
+        `The changes on ${s.hubKey} since your last push or pull (1 changed):`,
+        ...remote,
+        `error (conflict): Course crs_stats changed in this store since your last push or pull (revision 12 then, 13 now). ${s.hubKey} changed it too, so a push is refused as well: ${decide}`,
+        '',
+      ].join('\n'),
+    });
+    expect(await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: [
+        `The changes on ${s.hubKey} since your last push or pull (1 changed):`,
+        ...remote,
+        'Your changes since the last push or pull (1 changed):',
+        ...local,
+        `error (conflict): ${s.hubKey} changed course crs_stats since your last push or pull (revision 10 then, 11 now): someone else edited it. This store changed it too, so a pull is refused as well: ${decide}`,
+        '',
+      ].join('\n'),
+    });
+    const json = JSON.parse((await s.lap(['--json', 'courses', 'pull', 'crs_stats', '--from', 'hub', '--yes'])).stderr).error.details;
+    expect(json.localChanges.lessons.changed).toEqual([{ id: 'les_0002', fields: ['minutes'] }]);
+    expect(json.remoteChanges.lessons.changed).toEqual([{ id: 'les_0001', fields: ['title'] }]);
+    // --force decides: the pull takes the remote's copy.
+    expect((await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes', '--force'])).code).toBe(0);
     const lessons = JSON.parse(await s.contentText(s.laptop)).modules[0].lessons;
     expect(lessons.map((l: { title: string; minutes: number }) => [l.title, l.minutes])).toEqual([
       ['Welcome!', 10],
       ['Averages', 20],
       ['Spread', 25],
     ]);
+  });
+
+  it('a local edit undone (the revision moved, the course file did not) is no conflict: the pull goes ahead', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
+    await s.lapOk(['lessons', 'update', 'les_0002', '--title', 'Tmp']);
+    await s.lapOk(['lessons', 'update', 'les_0002', '--title', 'Averages']);
+    const pulled = await s.lap(['courses', 'pull', 'crs_stats', '--from', 'hub', '--yes']);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toMatch(/~ lesson les_0001 "Welcome!" \(title\)\npulled crs_stats from store:.*: 1 changed \(local revision 15\)\n$/);
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stdout).toMatch(/^crs_stats is up to date with/);
   });
 
   it('a course the remote does not have (or will not show) is not-found (exit 5); --dry-run writes nothing', async () => {
