@@ -198,7 +198,8 @@ export const courseSyncCommands = defineCommands([
   },
   {
     name: 'courses diff',
-    description: 'Show how this copy of the course differs from a remote one (--to/--from PROFILE, or --base-url/--token): what a push would change',
+    description:
+      'Show how this copy of the course and a remote one (--to/--from PROFILE, or --base-url/--token) each changed since the last push or pull, and what a push would change',
     args: [{ name: '<courseId>', description: 'course id' }],
     options: [
       { flags: '--to <profile>', description: 'the remote: a profile (a service, or a store file)' },
@@ -218,25 +219,45 @@ export const courseSyncCommands = defineCommands([
       const localFile = fileOf(local);
       const remoteFile = remote ? fileOf(remote) : null;
       const plan = planContent(remoteFile, localFile);
-      const since = (now: number, then: number | undefined) =>
-        then === undefined ? '' : now === then ? ', unchanged since the last push or pull' : ', changed since the last push or pull';
+      // Each side's changes since the last push or pull: from the course file the mark keeps.
+      const base = mark ? (mark.base as CourseFileValue) : null;
+      const localChanges = base ? planContent(base, localFile) : null;
+      const remoteChanges = base && remoteFile ? planContent(base, remoteFile) : null;
+      const changed = (p: ContentPlanValue | null) => p !== null && planSize(p) > 0;
+      const bothChanged = changed(localChanges) && changed(remoteChanges);
+      const since = (now: number, then: number | undefined, changes: ContentPlanValue | null) => {
+        if (then === undefined) return '';
+        if (changed(changes)) return ', changed since the last push or pull';
+        return now === then ? ', unchanged since the last push or pull' : `, unchanged since the last push or pull (revision ${then} then: an edit undone)`;
+      };
       const lines = [
-        `local:  ${courseId} revision ${local.contentRevision}${since(local.contentRevision, mark?.localRevision)}`,
-        `remote: ${ends.remote} ${remote ? `revision ${remote.contentRevision}${since(remote.contentRevision, mark?.remoteRevision)}` : `has no course ${courseId} (or may not show it to you)`}`,
+        `local:  ${courseId} revision ${local.contentRevision}${since(local.contentRevision, mark?.localRevision, localChanges)}`,
+        `remote: ${ends.remote} ${remote ? `revision ${remote.contentRevision}${since(remote.contentRevision, mark?.remoteRevision, remoteChanges)}` : `has no course ${courseId} (or may not show it to you)`}`,
         ...(mark ? [] : ['never pushed to or pulled from this remote']),
       ];
       let text = `${lines.join('\n')}\n`;
-      if (mark && remote && remote.contentRevision !== mark.remoteRevision) {
-        const theirs = planContent(mark.base as CourseFileValue, remoteFile!);
-        text += `changed on the remote since the last push or pull (${planSummary(theirs)}):\n${renderPlanTree(theirs, mark.base as CourseFileValue, remoteFile!, ctx.color)}`;
-      }
-      text += planSize(plan) === 0 ? 'no differences\n' : `a push would make ${planSummary(plan)}:\n${renderPlanTree(plan, remoteFile, localFile, ctx.color)}`;
+      if (base && changed(localChanges))
+        text += `changed here since the last push or pull (${planSummary(localChanges!)}):\n${renderPlanTree(localChanges!, base, localFile, ctx.color)}`;
+      if (base && changed(remoteChanges))
+        text += `changed on the remote since the last push or pull (${planSummary(remoteChanges!)}):\n${renderPlanTree(remoteChanges!, base, remoteFile!, ctx.color)}`;
+      if (bothChanged)
+        text += 'both copies changed since the last push or pull, so push and pull are both refused: decide which side wins (push --force or pull --force)\n';
+      else if (changed(remoteChanges)) text += "a push is refused until you pull the remote's changes (or push --force)\n";
+      // A push goes ahead over an unchanged remote copy, or one it creates; else it needs --force.
+      const force = remote !== null && (mark === null || changed(remoteChanges)) ? ' --force' : '';
+      text +=
+        planSize(plan) === 0
+          ? 'no differences\n'
+          : `a push${force} would make ${planSummary(plan)}:\n${renderPlanTree(plan, remoteFile, localFile, ctx.color)}`;
       const json = JSON.stringify({
         courseId,
         remote: ends.remote,
         localRevision: local.contentRevision,
         remoteRevision: remote ? remote.contentRevision : null,
         lastSync: mark ? { remoteRevision: mark.remoteRevision, localRevision: mark.localRevision, syncedAt: mark.syncedAt } : null,
+        localChanges,
+        remoteChanges,
+        bothChanged,
         plan,
       });
       return { kind: 'text', text, json };

@@ -3,7 +3,7 @@
  * with two stores (test/helpers/two-stores.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { authorOffline, cleanupStores, editOffline, twoStores, withoutRevision } from '../helpers/two-stores.js';
+import { authorOffline, cleanupStores, twoStores, withoutRevision } from '../helpers/two-stores.js';
 
 afterEach(cleanupStores);
 
@@ -123,26 +123,108 @@ describe('courses diff', () => {
     expect(never).toMatch(
       /^local: {2}crs_stats revision \d+\nremote: store:.* has no course crs_stats \(or may not show it to you\)\nnever pushed to or pulled from this remote\na push would make 10 added:\n\+ course crs_stats/,
     );
+    // Never synced: no changes "since" on either side.
+    expect(JSON.parse(await s.lapOk(['--json', 'courses', 'diff', 'crs_stats', '--to', 'hub']))).toMatchObject({
+      remoteRevision: null,
+      lastSync: null,
+      localChanges: null,
+      remoteChanges: null,
+      bothChanged: false,
+    });
     await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
     expect(await s.lapOk(['courses', 'diff', 'crs_stats', '--from', 'hub'])).toMatch(
       /^local: {2}crs_stats revision \d+, unchanged since the last push or pull\nremote: store:.* revision 10, unchanged since the last push or pull\nno differences\n$/,
     );
-    await editOffline(s);
+    // Only the remote changed: its changes, and a push needs --force (it would undo them).
     await s.hub.ok(['modules', 'update', 'mod_0001', '--objective', 'Summarise a data set.']);
-    const both = await s.lapOk(['courses', 'diff', 'crs_stats', '--to', 'hub']);
-    expect(both).toContain(
+    expect(await s.lapOk(['courses', 'diff', 'crs_stats', '--to', 'hub'])).toBe(
       [
+        'local:  crs_stats revision 12, unchanged since the last push or pull',
+        `remote: ${s.hubKey} revision 11, changed since the last push or pull`,
         'changed on the remote since the last push or pull (1 changed):',
         '  course crs_stats "Statistics 101"',
         '  ~ module mod_0001 "Describing data" (objective)',
-        'a push would make 1 added, 2 changed, 2 moved, 1 removed:',
+        "a push is refused until you pull the remote's changes (or push --force)",
+        'a push --force would make 1 changed:',
         '  course crs_stats "Statistics 101"',
         '  ~ module mod_0001 "Describing data" (objective)',
+        '',
       ].join('\n'),
     );
+  });
+
+  it("shows both sides' changes since the last sync and says when push and pull are both refused; --json carries both plans", async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.lapOk(['lessons', 'update', 'les_0002', '--title', 'Averages and medians']);
+    // Only this copy changed: a push goes ahead, so no refusal is announced.
+    expect(await s.lapOk(['courses', 'diff', 'crs_stats', '--to', 'hub'])).toBe(
+      [
+        'local:  crs_stats revision 13, changed since the last push or pull',
+        `remote: ${s.hubKey} revision 10, unchanged since the last push or pull`,
+        'changed here since the last push or pull (1 changed):',
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0002 "Averages and medians" (title)',
+        'a push would make 1 changed:',
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0002 "Averages and medians" (title)',
+        '',
+      ].join('\n'),
+    );
+    await s.hub.ok(['modules', 'update', 'mod_0001', '--objective', 'Summarise a data set.']);
+    const both = await s.lap(['courses', 'diff', 'crs_stats', '--to', 'hub']);
+    expect(both).toEqual({
+      code: 0,
+      stdout: [
+        'local:  crs_stats revision 13, changed since the last push or pull',
+        `remote: ${s.hubKey} revision 11, changed since the last push or pull`,
+        'changed here since the last push or pull (1 changed):',
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0002 "Averages and medians" (title)',
+        'changed on the remote since the last push or pull (1 changed):',
+        '  course crs_stats "Statistics 101"',
+        '  ~ module mod_0001 "Describing data" (objective)',
+        'both copies changed since the last push or pull, so push and pull are both refused: decide which side wins (push --force or pull --force)',
+        'a push --force would make 2 changed:',
+        '  course crs_stats "Statistics 101"',
+        '  ~ module mod_0001 "Describing data" (objective)',
+        '    ~ lesson les_0002 "Averages and medians" (title)',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
     const json = JSON.parse(await s.lapOk(['--json', 'courses', 'diff', 'crs_stats', '--to', 'hub']));
-    expect(json).toMatchObject({ courseId: 'crs_stats', remote: s.hubKey, remoteRevision: 11, lastSync: { remoteRevision: 10 } });
+    expect(Object.keys(json)).toEqual([
+      'courseId',
+      'remote',
+      'localRevision',
+      'remoteRevision',
+      'lastSync',
+      'localChanges',
+      'remoteChanges',
+      'bothChanged',
+      'plan',
+    ]);
+    expect(json).toMatchObject({
+      courseId: 'crs_stats',
+      remote: s.hubKey,
+      localRevision: 13,
+      remoteRevision: 11,
+      lastSync: { remoteRevision: 10 },
+      bothChanged: true,
+    });
+    expect(json.localChanges.lessons.changed).toEqual([{ id: 'les_0002', fields: ['title'] }]);
+    expect(json.remoteChanges.modules.changed).toEqual([{ id: 'mod_0001', fields: ['objective'] }]);
     expect(json.plan.modules.changed).toEqual([{ id: 'mod_0001', fields: ['objective'] }]);
+    // An edit undone on the remote is no change there: its revision moved, its file did not.
+    await s.hub.ok(['modules', 'update', 'mod_0001', '--objective', '']);
+    expect((await s.lapOk(['courses', 'diff', 'crs_stats', '--to', 'hub'])).split('\n')[1]).toBe(
+      `remote: ${s.hubKey} revision 12, unchanged since the last push or pull (revision 10 then: an edit undone)`,
+    );
   });
 
   it('a course not in this store is not-found (exit 5); two different remotes are a usage error (exit 2)', async () => {
