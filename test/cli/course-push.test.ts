@@ -2,7 +2,7 @@
  * `courses push` (#14), in-process with two stores (test/helpers/two-stores.ts), and once
  * over HTTP to an in-process `serve`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/serve/server.js';
@@ -262,6 +262,48 @@ describe('courses push', () => {
       stdout: '',
       stderr: 'error (not-found): Course "crs_nope" was not found in this store.\n',
     });
+  });
+
+  it("--base-url/--token name the other end: the local end stays the default profile's store (no new store); a default profile that is a service is refused (exit 2)", async () => {
+    const s = await twoStores();
+    const server = await startServer(inProcessServeOptions({ seed: { name: 'hub.json', text: JSON.stringify(HUB) } }));
+    try {
+      await authorOffline(s);
+      const config = join(s.laptop.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json');
+      const profiles = { laptop: { db: s.laptop.db }, hub: { baseUrl: server.url, token: 'tok-admin' } };
+      writeFileSync(config, JSON.stringify({ profiles, defaultProfile: 'laptop' }));
+      // No --db: the store is the default profile's, as authoring.md sets it up.
+      const http = ['--base-url', server.url, '--token', 'tok-admin'];
+      const pushed = await runCli(['courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env });
+      expect(pushed.stderr).toBe('');
+      expect(pushed.code).toBe(0);
+      expect(pushed.stdout).toMatch(new RegExp(`pushed crs_stats to ${server.url}: 10 added \\(remote revision 10\\)\n$`));
+      expect(existsSync(join(s.laptop.env.XDG_DATA_HOME!, 'coursebook', 'coursebook.db'))).toBe(false);
+      // The same from the environment, for diff and pull.
+      const env = { ...s.laptop.env, COURSEBOOK_BASE_URL: server.url, COURSEBOOK_TOKEN: 'tok-admin' };
+      expect((await runCli(['courses', 'diff', 'crs_stats'], { env })).stdout).toMatch(
+        /^local: {2}crs_stats revision 12, unchanged since the last push or pull\n/,
+      );
+      expect((await runCli(['courses', 'pull', 'crs_stats', '--yes'], { env })).stdout).toMatch(/^crs_stats is up to date with /);
+
+      // A default profile that is a service is no local store: said, not guessed.
+      writeFileSync(config, JSON.stringify({ profiles, defaultProfile: 'hub' }));
+      expect(await runCli(['courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: --base-url names the other end, and this end comes from the profile, but the profile "hub" is the service ${server.url}/, not a local store: give the local store with --db PATH or --profile NAME (a profile with a db)\n`,
+      });
+      expect((await runCli(['courses', 'pull', 'crs_stats', '--yes'], { env: s.laptop.env })).stderr).toBe(
+        `error: missing the remote: give --from PROFILE, or --base-url URL with --token TOKEN (the profile "hub" is the service ${server.url}/, not a local store: it is the end this command works from; to make it the remote, give --from hub)\n`,
+      );
+      // --db names the local end beside --base-url (no longer "give one").
+      expect((await runCli(['--db', s.laptop.db, 'courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).stdout).toMatch(
+        /is up to date with/,
+      );
+      expect(existsSync(join(s.laptop.env.XDG_DATA_HOME!, 'coursebook', 'coursebook.db'))).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 
   it('over HTTP to a service (--base-url/--token), and between a service and a store file', async () => {
