@@ -14,6 +14,7 @@ import { planContent, planSize } from '../domain/content/content-plan.js';
 import { AppError } from '../errors.js';
 import type { ContentPlanValue, ContentWriteResultValue, CourseContentValue, SyncMarkValue } from '../schemas/course-content.js';
 import type { CourseFileValue } from '../schemas/course-file.js';
+import type { ReadinessEvidenceValue, ReadinessReportValue } from '../schemas/readiness.js';
 
 type Direction = 'push' | 'pull';
 
@@ -37,11 +38,59 @@ async function readMark(client: ApiClient, courseId: string, remote: string): Pr
   return (await client.request<{ mark: SyncMarkValue | null }>('GET', `/courses/${seg(courseId)}/sync-mark?${q}`)).data.mark;
 }
 
-const writeContent = (client: ApiClient, courseId: string, file: CourseFileValue, expectedRevision: number | null | undefined, dryRun: boolean) =>
+/**
+ * The source copy's readiness evidence, which travels with a course's first copy only
+ * (docs/authoring.md): its attestations, and its findings with their reviews, as its
+ * readiness report holds them (the course's rubric; findings of ai items).
+ */
+async function readEvidence(client: ApiClient, courseId: string): Promise<ReadinessEvidenceValue> {
+  const report = (await client.request<ReadinessReportValue>('GET', `/courses/${seg(courseId)}/readiness`)).data;
+  const items = report.standards.flatMap((s) => s.items);
+  return {
+    attestations: items.flatMap(({ itemId, attestation: a }) =>
+      a ? [{ itemId, rubricId: report.rubricId, status: a.status, by: a.by, byName: a.byName, note: a.note, at: a.at }] : [],
+    ),
+    findings: items.flatMap(({ itemId, finding: f }) =>
+      f
+        ? [
+            {
+              itemId,
+              verdict: f.verdict,
+              evidence: f.evidence,
+              suggestion: f.suggestion,
+              provenance: f.provenance,
+              state: f.state,
+              reviewedBy: f.reviewedBy,
+              reviewedByName: f.reviewedByName,
+              reviewedAt: f.reviewedAt,
+            },
+          ]
+        : [],
+    ),
+  };
+}
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What readiness evidence went with a first copy: a line, or nothing. */
+const evidenceNote = (evidence: ReadinessEvidenceValue | undefined): string =>
+  evidence && evidence.attestations.length + evidence.findings.length > 0
+    ? `with its readiness evidence: ${count(evidence.attestations.length, 'attestation')}, ${count(evidence.findings.length, 'finding')}\n`
+    : '';
+
+const writeContent = (
+  client: ApiClient,
+  courseId: string,
+  file: CourseFileValue,
+  expectedRevision: number | null | undefined,
+  dryRun: boolean,
+  readiness: ReadinessEvidenceValue | undefined,
+) =>
   client.request<ContentWriteResultValue>('PUT', `/courses/${seg(courseId)}/content`, {
     ...file,
     ...(expectedRevision === undefined ? {} : { expectedRevision }),
     dryRun,
+    ...(readiness === undefined ? {} : { readiness }),
   });
 
 const SYNC_OPTIONS: OptionDef[] = [
@@ -72,7 +121,9 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
   if (to && !force && !upToDate) refuseIfStale(ctx, direction, courseId, remote, to, mark, targetFile!, sourceFile);
 
   const expected = force ? undefined : to ? to.contentRevision : null;
-  const dry = await writeContent(target, courseId, sourceFile, expected, true);
+  // A write that creates the course brings the source's readiness evidence, so the copy is as ready as its source.
+  const evidence = to === null ? await readEvidence(source, courseId) : undefined;
+  const dry = await writeContent(target, courseId, sourceFile, expected, true, evidence);
   const remembered = async (result: ContentWriteResultValue) => {
     const [remoteRevision, localRevision] = direction === 'push' ? [result.revision!, from.contentRevision] : [from.contentRevision, result.revision!];
     if (mark && mark.remoteRevision === remoteRevision && mark.localRevision === localRevision) return;
@@ -98,14 +149,14 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
     if (!(await ctx.prompt.confirm(`${direction === 'push' ? 'Push' : 'Pull'} these changes (${summary}) ${where}?`, false)))
       return { kind: 'none', note: `nothing ${direction === 'push' ? 'pushed' : 'pulled'}` };
   }
-  const applied: ApiResponse<ContentWriteResultValue> = await writeContent(target, courseId, sourceFile, expected, false);
+  const applied: ApiResponse<ContentWriteResultValue> = await writeContent(target, courseId, sourceFile, expected, false, evidence);
   await remembered(applied.data);
   // The tree is on the terminal already when it was confirmed there.
   const shown = opts.yes ? tree : '';
   const verb = direction === 'push' ? 'pushed' : 'pulled';
   return {
     kind: 'text',
-    text: `${shown}${verb} ${courseId} ${where}: ${planSummary(applied.data.plan)} (${direction === 'push' ? 'remote' : 'local'} revision ${applied.data.revision})\n`,
+    text: `${shown}${verb} ${courseId} ${where}: ${planSummary(applied.data.plan)} (${direction === 'push' ? 'remote' : 'local'} revision ${applied.data.revision})\n${evidenceNote(evidence)}`,
     json: applied.text,
   };
 }

@@ -2,14 +2,25 @@
  * `courses push` (#14), in-process with two stores (test/helpers/two-stores.ts), and once
  * over HTTP to an in-process `serve`.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/serve/server.js';
 import { runCli, scriptedPrompter } from '../helpers/cli.js';
 import { cliStore } from '../helpers/cli-store.js';
 import { inProcessServeOptions } from '../helpers/serve.js';
-import { authorOffline, cleanupStores, EDIT_TREE, editOffline, HUB, trackStore, twoStores, withoutRevision } from '../helpers/two-stores.js';
+import {
+  authorOffline,
+  authorReady,
+  cleanupStores,
+  EDIT_TREE,
+  editOffline,
+  HUB,
+  LOCAL_ADMIN,
+  trackStore,
+  twoStores,
+  withoutRevision,
+} from '../helpers/two-stores.js';
 
 afterEach(cleanupStores);
 
@@ -262,6 +273,53 @@ describe('courses push', () => {
       stdout: '',
       stderr: 'error (not-found): Course "crs_nope" was not found in this store.\n',
     });
+  });
+
+  it('a published course pushes to a new service and pulls into a new store: its readiness evidence goes with the first copy, so the gate passes there', async () => {
+    const s = await twoStores();
+    await authorReady(s);
+    const pushed = await s.lap(['courses', 'push', 'crs_pub', '--to', 'hub', '--yes']);
+    expect(pushed.stderr).toBe('');
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout.split('\n').slice(-3)).toEqual([
+      `pushed crs_pub to ${s.hubKey}: 5 added (remote revision 5)`,
+      'with its readiness evidence: 2 attestations, 1 finding',
+      '',
+    ]);
+    const report = JSON.parse(await s.hub.ok(['--json', 'readiness', 'show', '-c', 'crs_pub']));
+    expect(report.blocksPublishing).toBe(false);
+    const items = Object.fromEntries(report.standards.flatMap((st: { items: { itemId: string }[] }) => st.items).map((i: { itemId: string }) => [i.itemId, i]));
+    // Recorded by the laptop's admin, as on the laptop: the copy is not re-attested by whoever pushed.
+    expect(items['4.1']).toMatchObject({ status: 'attested', attestation: { by: LOCAL_ADMIN, note: 'Checked against the objectives.' } });
+    expect(items['2.2']).toMatchObject({ status: 'met', finding: { state: 'accepted', reviewedBy: LOCAL_ADMIN } });
+    expect(JSON.parse(await s.hub.ok(['--json', 'courses', 'show', 'crs_pub'])).status).toBe('published');
+
+    // A new laptop: pull into an empty store.
+    const fresh = trackStore(await cliStore('empty'));
+    mkdirSync(join(fresh.env.XDG_CONFIG_HOME!, 'coursebook'), { recursive: true });
+    writeFileSync(join(fresh.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json'), JSON.stringify({ profiles: { hub: { db: s.hub.db } } }));
+    const pulled = await fresh.run(['courses', 'pull', 'crs_pub', '--from', 'hub', '--yes']);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toMatch(/pulled crs_pub from store:.*: 5 added \(local revision 5\)\nwith its readiness evidence: 2 attestations, 1 finding\n$/);
+    expect(JSON.parse(await fresh.ok(['--json', 'readiness', 'show', '-c', 'crs_pub'])).blocksPublishing).toBe(false);
+    // Afterwards each copy keeps its own: a second push sends none, and a withdrawal here stays here.
+    await s.lapOk(['readiness', 'withdraw', '-c', 'crs_pub', '--item', '7.1']);
+    await s.lapOk(['lessons', 'update', 'les_0001', '--minutes', '12']);
+    expect((await s.lap(['courses', 'push', 'crs_pub', '--to', 'hub', '--yes'])).stdout).toMatch(/: 1 changed \(remote revision 6\)\n$/);
+    expect(JSON.parse(await s.hub.ok(['--json', 'readiness', 'show', '-c', 'crs_pub'])).blocksPublishing).toBe(false);
+  });
+
+  it('an unready source is refused on the new end (exit 6, not-ready naming the items), and nothing is written there', async () => {
+    const s = await twoStores();
+    await authorReady(s);
+    await s.lapOk(['readiness', 'withdraw', '-c', 'crs_pub', '--item', '4.1']);
+    expect(await s.lap(['courses', 'push', 'crs_pub', '--to', 'hub', '--yes'])).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'error (not-ready): The course is not ready to publish: essential items 4.1 are not met.\n',
+    });
+    expect((await s.hub.run(['courses', 'show', 'crs_pub'])).code).toBe(5);
   });
 
   it("--base-url/--token name the other end: the local end stays the default profile's store (no new store); a default profile that is a service is refused (exit 2)", async () => {
