@@ -219,9 +219,11 @@ function profileHint(name: string): string {
 /**
  * The two ends of `courses push|pull|diff`. With `--to/--from PROFILE`, the remote is that
  * profile's back end and this end is the usual one (so a push may go from one service to
- * another, or from a service to a store file). Without it, the remote is the service that
- * --base-url/--token (or COURSEBOOK_BASE_URL, or the profile) name, and this end is the
- * local store.
+ * another, or from a service to a store file). Without it, `--base-url/--token` (or
+ * COURSEBOOK_BASE_URL/COURSEBOOK_TOKEN) name the other end, so they set nothing aside: this
+ * end is the local store that --db, --memory, --profile, COURSEBOOK_DB or the default
+ * profile give, as without them. A profile in effect that is a service is not a local store,
+ * and the error says so.
  */
 export function resolveSyncEnds(g: GlobalOptions, env: Env, remoteProfile: string | undefined, flag: string): SyncEnds {
   let here: Backend;
@@ -232,22 +234,22 @@ export function resolveSyncEnds(g: GlobalOptions, env: Env, remoteProfile: strin
     there = profileBackend(found, remoteProfile, flag);
     here = resolveBackend(g, env);
   } else {
-    const { profile } = selectedProfile(g, env);
-    const baseUrl = pick(g.baseUrl, env.COURSEBOOK_BASE_URL, profile.baseUrl);
+    const baseUrl = pick(g.baseUrl, env.COURSEBOOK_BASE_URL);
+    const token = pick(g.token, env.COURSEBOOK_TOKEN);
+    here = resolveBackend({ ...g, baseUrl: undefined, token: undefined }, { ...env, COURSEBOOK_BASE_URL: undefined, COURSEBOOK_TOKEN: undefined });
+    if (here.kind === 'remote') {
+      const name = here.profile ?? 'PROFILE';
+      const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${redact('baseUrl', here.baseUrl)}, not a local store`;
+      if (!baseUrl)
+        throw new UsageError(
+          `missing the remote: give ${flag} PROFILE, or --base-url URL with --token TOKEN (${service}: it is the end this command works from; to make it the remote, give ${flag} ${name})`,
+        );
+      throw new UsageError(
+        `--base-url names the other end, and this end comes from the profile, but ${service}: give the local store with --db PATH or --profile NAME (a profile with a db)`,
+      );
+    }
     if (!baseUrl) throw new UsageError(`missing the remote: give ${flag} PROFILE, or --base-url URL with --token TOKEN`);
-    const token = pick(g.token, env.COURSEBOOK_TOKEN, profile.token);
     there = token === undefined ? { kind: 'remote', baseUrl } : { kind: 'remote', baseUrl, token };
-    const as = pick(g.as, env.COURSEBOOK_AS, profile.as);
-    const store = resolveStorePath(g, env, profile);
-    const pool = dbPoolSize(g.dbPool);
-    here = {
-      kind: 'local',
-      db: store.path,
-      isDefault: store.isDefault,
-      memory: g.memory === true,
-      ...(as ? { as } : {}),
-      ...(pool === undefined ? {} : { pool }),
-    };
   }
   const remote = backendKey(there);
   if (here.kind === there.kind && backendKey(here) === remote) throw new UsageError(`the remote (${remote}) is the copy this command works from`);

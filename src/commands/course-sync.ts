@@ -14,6 +14,7 @@ import { planContent, planSize } from '../domain/content/content-plan.js';
 import { AppError } from '../errors.js';
 import type { ContentPlanValue, ContentWriteResultValue, CourseContentValue, SyncMarkValue } from '../schemas/course-content.js';
 import type { CourseFileValue } from '../schemas/course-file.js';
+import type { ReadinessEvidenceValue, ReadinessReportValue } from '../schemas/readiness.js';
 
 type Direction = 'push' | 'pull';
 
@@ -37,11 +38,59 @@ async function readMark(client: ApiClient, courseId: string, remote: string): Pr
   return (await client.request<{ mark: SyncMarkValue | null }>('GET', `/courses/${seg(courseId)}/sync-mark?${q}`)).data.mark;
 }
 
-const writeContent = (client: ApiClient, courseId: string, file: CourseFileValue, expectedRevision: number | null | undefined, dryRun: boolean) =>
+/**
+ * The source copy's readiness evidence, which travels with a course's first copy only
+ * (docs/authoring.md): its attestations, and its findings with their reviews, as its
+ * readiness report holds them (the course's rubric; findings of ai items).
+ */
+async function readEvidence(client: ApiClient, courseId: string): Promise<ReadinessEvidenceValue> {
+  const report = (await client.request<ReadinessReportValue>('GET', `/courses/${seg(courseId)}/readiness`)).data;
+  const items = report.standards.flatMap((s) => s.items);
+  return {
+    attestations: items.flatMap(({ itemId, attestation: a }) =>
+      a ? [{ itemId, rubricId: report.rubricId, status: a.status, by: a.by, byName: a.byName, note: a.note, at: a.at }] : [],
+    ),
+    findings: items.flatMap(({ itemId, finding: f }) =>
+      f
+        ? [
+            {
+              itemId,
+              verdict: f.verdict,
+              evidence: f.evidence,
+              suggestion: f.suggestion,
+              provenance: f.provenance,
+              state: f.state,
+              reviewedBy: f.reviewedBy,
+              reviewedByName: f.reviewedByName,
+              reviewedAt: f.reviewedAt,
+            },
+          ]
+        : [],
+    ),
+  };
+}
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What readiness evidence went with a first copy: a line, or nothing. */
+const evidenceNote = (evidence: ReadinessEvidenceValue | undefined): string =>
+  evidence && evidence.attestations.length + evidence.findings.length > 0
+    ? `with its readiness evidence: ${count(evidence.attestations.length, 'attestation')}, ${count(evidence.findings.length, 'finding')}\n`
+    : '';
+
+const writeContent = (
+  client: ApiClient,
+  courseId: string,
+  file: CourseFileValue,
+  expectedRevision: number | null | undefined,
+  dryRun: boolean,
+  readiness: ReadinessEvidenceValue | undefined,
+) =>
   client.request<ContentWriteResultValue>('PUT', `/courses/${seg(courseId)}/content`, {
     ...file,
     ...(expectedRevision === undefined ? {} : { expectedRevision }),
     dryRun,
+    ...(readiness === undefined ? {} : { readiness }),
   });
 
 const SYNC_OPTIONS: OptionDef[] = [
@@ -72,7 +121,9 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
   if (to && !force && !upToDate) refuseIfStale(ctx, direction, courseId, remote, to, mark, targetFile!, sourceFile);
 
   const expected = force ? undefined : to ? to.contentRevision : null;
-  const dry = await writeContent(target, courseId, sourceFile, expected, true);
+  // A write that creates the course brings the source's readiness evidence, so the copy is as ready as its source.
+  const evidence = to === null ? await readEvidence(source, courseId) : undefined;
+  const dry = await writeContent(target, courseId, sourceFile, expected, true, evidence);
   const remembered = async (result: ContentWriteResultValue) => {
     const [remoteRevision, localRevision] = direction === 'push' ? [result.revision!, from.contentRevision] : [from.contentRevision, result.revision!];
     if (mark && mark.remoteRevision === remoteRevision && mark.localRevision === localRevision) return;
@@ -98,22 +149,24 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
     if (!(await ctx.prompt.confirm(`${direction === 'push' ? 'Push' : 'Pull'} these changes (${summary}) ${where}?`, false)))
       return { kind: 'none', note: `nothing ${direction === 'push' ? 'pushed' : 'pulled'}` };
   }
-  const applied: ApiResponse<ContentWriteResultValue> = await writeContent(target, courseId, sourceFile, expected, false);
+  const applied: ApiResponse<ContentWriteResultValue> = await writeContent(target, courseId, sourceFile, expected, false, evidence);
   await remembered(applied.data);
   // The tree is on the terminal already when it was confirmed there.
   const shown = opts.yes ? tree : '';
   const verb = direction === 'push' ? 'pushed' : 'pulled';
   return {
     kind: 'text',
-    text: `${shown}${verb} ${courseId} ${where}: ${planSummary(applied.data.plan)} (${direction === 'push' ? 'remote' : 'local'} revision ${applied.data.revision})\n`,
+    text: `${shown}${verb} ${courseId} ${where}: ${planSummary(applied.data.plan)} (${direction === 'push' ? 'remote' : 'local'} revision ${applied.data.revision})\n${evidenceNote(evidence)}`,
     json: applied.text,
   };
 }
 
 /**
- * The revision check the user sees: the side being written must be as the last push or
- * pull left it. Refused with what changed there since (from the mark's base file), or,
- * with no mark, with what the write would change.
+ * The revision check the user sees: the side being written must hold what the last push or
+ * pull left it (its revision, or, when only the revision moved, the same course file: an
+ * edit undone is nothing to lose). Refused with what changed there since (from the mark's
+ * base file), or, with no mark, with what the write would change. When this side changed
+ * too, neither push nor pull goes ahead without --force, and the advice says so.
  */
 function refuseIfStale(
   ctx: CommandContext,
@@ -143,19 +196,35 @@ function refuseIfStale(
   }
   const base = mark.base as CourseFileValue;
   const changes = planContent(base, targetFile);
+  // Its revision moved, but it holds the course file both copies held: nothing would be lost.
+  if (planSize(changes) === 0) return;
+  const own = planContent(base, sourceFile);
+  const both = planSize(own) > 0;
+  const decide = `decide which side wins: push --force to overwrite the changes on ${remote} with this store's, or pull --force to discard this store's`;
+  const remoteTitle = `The changes on ${remote} since your last push or pull (${planSummary(direction === 'push' ? changes : own)}):`;
+  const localTitle = (overwritten: boolean) =>
+    `Your changes since the last push or pull${overwritten ? ', which the pull would overwrite' : ''} (${planSummary(direction === 'push' ? own : changes)}):`;
   if (direction === 'push') {
-    show(`The changes on ${remote} since your last push or pull (${planSummary(changes)}):`, changes, base, targetFile);
+    show(remoteTitle, changes, base, targetFile);
+    if (both) show(localTitle(false), own, base, sourceFile);
     throw new AppError(
       'conflict',
-      `${remote} changed course ${courseId} since your last push or pull (revision ${seen} then, ${to.contentRevision} now): someone else edited it. Bring those changes down with courses ${other} ${courseId}, or push --force to overwrite them.`,
-      { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, remoteChanges: changes },
+      `${remote} changed course ${courseId} since your last push or pull (revision ${seen} then, ${to.contentRevision} now): someone else edited it. ${
+        both
+          ? `This store changed it too, so a pull is refused as well: ${decide}.`
+          : `Bring those changes down with courses ${other} ${courseId}, or push --force to overwrite them.`
+      }`,
+      { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, remoteChanges: changes, ...(both ? { localChanges: own } : {}) },
     );
   }
-  show(`Your changes since the last push or pull, which the pull would overwrite (${planSummary(changes)}):`, changes, base, targetFile);
+  show(localTitle(true), changes, base, targetFile);
+  if (both) show(remoteTitle, own, base, sourceFile);
   throw new AppError(
     'conflict',
-    `Course ${courseId} changed in this store since your last push or pull (revision ${seen} then, ${to.contentRevision} now). Push those changes first, or pull --force to discard them.`,
-    { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, localChanges: changes },
+    `Course ${courseId} changed in this store since your last push or pull (revision ${seen} then, ${to.contentRevision} now). ${
+      both ? `${remote} changed it too, so a push is refused as well: ${decide}.` : 'Push those changes first, or pull --force to discard them.'
+    }`,
+    { courseId, remote, expectedRevision: seen, currentRevision: to.contentRevision, localChanges: changes, ...(both ? { remoteChanges: own } : {}) },
   );
 }
 
@@ -180,7 +249,8 @@ export const courseSyncCommands = defineCommands([
   },
   {
     name: 'courses diff',
-    description: 'Show how this copy of the course differs from a remote one (--to/--from PROFILE, or --base-url/--token): what a push would change',
+    description:
+      'Show how this copy of the course and a remote one (--to/--from PROFILE, or --base-url/--token) each changed since the last push or pull, and what a push would change',
     args: [{ name: '<courseId>', description: 'course id' }],
     options: [
       { flags: '--to <profile>', description: 'the remote: a profile (a service, or a store file)' },
@@ -200,25 +270,45 @@ export const courseSyncCommands = defineCommands([
       const localFile = fileOf(local);
       const remoteFile = remote ? fileOf(remote) : null;
       const plan = planContent(remoteFile, localFile);
-      const since = (now: number, then: number | undefined) =>
-        then === undefined ? '' : now === then ? ', unchanged since the last push or pull' : ', changed since the last push or pull';
+      // Each side's changes since the last push or pull: from the course file the mark keeps.
+      const base = mark ? (mark.base as CourseFileValue) : null;
+      const localChanges = base ? planContent(base, localFile) : null;
+      const remoteChanges = base && remoteFile ? planContent(base, remoteFile) : null;
+      const changed = (p: ContentPlanValue | null) => p !== null && planSize(p) > 0;
+      const bothChanged = changed(localChanges) && changed(remoteChanges);
+      const since = (now: number, then: number | undefined, changes: ContentPlanValue | null) => {
+        if (then === undefined) return '';
+        if (changed(changes)) return ', changed since the last push or pull';
+        return now === then ? ', unchanged since the last push or pull' : `, unchanged since the last push or pull (revision ${then} then: an edit undone)`;
+      };
       const lines = [
-        `local:  ${courseId} revision ${local.contentRevision}${since(local.contentRevision, mark?.localRevision)}`,
-        `remote: ${ends.remote} ${remote ? `revision ${remote.contentRevision}${since(remote.contentRevision, mark?.remoteRevision)}` : `has no course ${courseId} (or may not show it to you)`}`,
+        `local:  ${courseId} revision ${local.contentRevision}${since(local.contentRevision, mark?.localRevision, localChanges)}`,
+        `remote: ${ends.remote} ${remote ? `revision ${remote.contentRevision}${since(remote.contentRevision, mark?.remoteRevision, remoteChanges)}` : `has no course ${courseId} (or may not show it to you)`}`,
         ...(mark ? [] : ['never pushed to or pulled from this remote']),
       ];
       let text = `${lines.join('\n')}\n`;
-      if (mark && remote && remote.contentRevision !== mark.remoteRevision) {
-        const theirs = planContent(mark.base as CourseFileValue, remoteFile!);
-        text += `changed on the remote since the last push or pull (${planSummary(theirs)}):\n${renderPlanTree(theirs, mark.base as CourseFileValue, remoteFile!, ctx.color)}`;
-      }
-      text += planSize(plan) === 0 ? 'no differences\n' : `a push would make ${planSummary(plan)}:\n${renderPlanTree(plan, remoteFile, localFile, ctx.color)}`;
+      if (base && changed(localChanges))
+        text += `changed here since the last push or pull (${planSummary(localChanges!)}):\n${renderPlanTree(localChanges!, base, localFile, ctx.color)}`;
+      if (base && changed(remoteChanges))
+        text += `changed on the remote since the last push or pull (${planSummary(remoteChanges!)}):\n${renderPlanTree(remoteChanges!, base, remoteFile!, ctx.color)}`;
+      if (bothChanged)
+        text += 'both copies changed since the last push or pull, so push and pull are both refused: decide which side wins (push --force or pull --force)\n';
+      else if (changed(remoteChanges)) text += "a push is refused until you pull the remote's changes (or push --force)\n";
+      // A push goes ahead over an unchanged remote copy, or one it creates; else it needs --force.
+      const force = remote !== null && (mark === null || changed(remoteChanges)) ? ' --force' : '';
+      text +=
+        planSize(plan) === 0
+          ? 'no differences\n'
+          : `a push${force} would make ${planSummary(plan)}:\n${renderPlanTree(plan, remoteFile, localFile, ctx.color)}`;
       const json = JSON.stringify({
         courseId,
         remote: ends.remote,
         localRevision: local.contentRevision,
         remoteRevision: remote ? remote.contentRevision : null,
         lastSync: mark ? { remoteRevision: mark.remoteRevision, localRevision: mark.localRevision, syncedAt: mark.syncedAt } : null,
+        localChanges,
+        remoteChanges,
+        bothChanged,
         plan,
       });
       return { kind: 'text', text, json };

@@ -6,6 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import { Id, MAX_INT, Timestamp } from './common.js';
 import { CourseFile } from './course-file.js';
+import { ReadinessEvidence } from './readiness.js';
 import { NUL_MESSAGE, withoutNul } from './text.js';
 
 export const ContentRevision = z
@@ -28,6 +29,7 @@ export const CourseContentWrite = z
       description: 'The revision the file was based on (`null`: the course must not exist yet). Stale is `conflict`; leave it out to skip the check.',
     }),
     dryRun: z.boolean().default(false).openapi({ description: 'Answer the plan without writing anything' }),
+    readiness: ReadinessEvidence.optional(),
   })
   .openapi('CourseContentWrite');
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, orNull, Provenance, Timestamp } from './common.js';
+import { Id, orNull, Provenance, Timestamp, TimestampInput } from './common.js';
 
 export const RubricItem = z.strictObject({
   itemId: Id,
@@ -65,6 +65,49 @@ export const AttestationRecord = z.strictObject({
 
 export const AttestationBody = z.strictObject({ note: z.string().max(2000).optional(), rubricId: Id });
 
+// --- readiness evidence travelling with a course's first copy (PUT .../content `readiness`) --
+
+/** An attestation as it travels: the record's fields, without the course (the request's). */
+export const AttestationCopy = z
+  .strictObject({
+    itemId: Id,
+    rubricId: Id,
+    status: z.literal('attested').default('attested'),
+    by: Id,
+    byName: z.string().max(200),
+    note: z.string().max(2000),
+    at: TimestampInput,
+  })
+  .openapi('AttestationCopy');
+
+/** A finding as it travels, its review included: the record's fields, without the course. */
+export const FindingCopy = z
+  .strictObject({
+    itemId: Id,
+    verdict: z.enum(['met', 'not-met']),
+    evidence: z.string().max(20_000),
+    suggestion: z.string().max(20_000).default(''),
+    provenance: orNull(Provenance).default(null),
+    state: z.enum(['draft', 'accepted', 'rejected']).default('draft'),
+    reviewedBy: Id.nullable().default(null),
+    reviewedByName: z.string().max(200).nullable().default(null),
+    reviewedAt: TimestampInput.nullable().default(null),
+  })
+  .openapi('FindingCopy');
+
+/** The most items a rubric can hold (50 standards of 100 items), so the most of either list. */
+const MAX_RUBRIC_ITEMS = 5000;
+
+export const ReadinessEvidence = z
+  .strictObject({
+    attestations: z.array(AttestationCopy).max(MAX_RUBRIC_ITEMS).default([]),
+    findings: z.array(FindingCopy).max(MAX_RUBRIC_ITEMS).default([]),
+  })
+  .openapi('ReadinessEvidence', {
+    description:
+      "The source copy's attestations and AI findings (with their reviews). Accepted only when the write creates the course (its first copy), and written before the publish gate; each copy keeps its own evidence afterwards.",
+  });
+
 // --- the readiness report (readiness.md), as computed by the domain and answered by the API --
 
 /** Where a fix applies: the kind of thing, and its ids. */
@@ -126,6 +169,7 @@ export const ReadinessReport = z
 export type StandardsRubricValue = z.infer<typeof StandardsRubric>;
 export type FindingValue = z.infer<typeof FindingRecord>;
 export type AttestationValue = z.infer<typeof AttestationRecord>;
+export type ReadinessEvidenceValue = z.infer<typeof ReadinessEvidence>;
 export type FixTargetValue = z.infer<typeof FixTarget>;
 export type ReadinessItemValue = z.infer<typeof ReadinessItem>;
 export type ReadinessReportValue = z.infer<typeof ReadinessReport>;

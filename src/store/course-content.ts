@@ -74,7 +74,7 @@ export async function writeCourseContent(
   input: ContentWriteValue,
   actorId: string,
 ): Promise<ContentWriteResultValue> {
-  const { expectedRevision, dryRun, ...fields } = input;
+  const { expectedRevision, dryRun, readiness, ...fields } = input;
   const file: CourseFileValue = { ...fields, course: { ...fields.course, id: courseId } };
   const problems = contentFileProblems(fields, courseId);
   if (problems.length > 0) throw invalid(problems, `The course file has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.`);
@@ -82,13 +82,20 @@ export async function writeCourseContent(
     on.tx(async (tx) => {
       const previous = await contentRevision(tx, courseId);
       checkExpectedRevision(courseId, previous, expectedRevision);
+      if (readiness !== undefined && previous !== null)
+        throw invalid([
+          {
+            path: 'readiness',
+            message: `travels only with a course's first copy: course ${JSON.stringify(courseId)} exists here already, and each copy keeps its own attestations and findings`,
+          },
+        ]);
       const current = previous === null ? null : ((await readCourseFile(tx, courseId)) as CourseFileValue);
       const plan = planContent(current, file);
       const changes = planSize(plan);
       if (changes > 0) {
         await assertIdsFree(tx, courseId, file);
         await assertCategoriesKnown(tx, courseId, file);
-        if (current === null) await importCourseFile(tx, at, file, actorId);
+        if (current === null) await importCourseFile(tx, at, file, actorId, readiness ? { evidence: readiness } : {});
         else await applyToCourse(tx, at.clock.now(), courseId, current, file, plan.gradebookSetup.changed.length > 0, actorId);
       }
       return { courseId, dryRun, created: current === null, previousRevision: previous, revision: await contentRevision(tx, courseId), changes, plan };

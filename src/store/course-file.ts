@@ -5,12 +5,14 @@
  * says the course is published.
  */
 import { courseFileToDataset } from '../domain/content/course-file.js';
-import { AppError, notFound } from '../errors.js';
+import { evidenceProblems } from '../domain/readiness/index.js';
+import { AppError, invalid, notFound } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
 import { mapInOrder } from '../runtime/in-order.js';
 import type { StoredBlockValue } from '../schemas/content.js';
 import type { CourseFileValue } from '../schemas/course-file.js';
+import type { ReadinessEvidenceValue } from '../schemas/readiness.js';
 import { listAssignmentsOfModule } from './assignments.js';
 import { listBlocks } from './blocks.js';
 import { getCourse, listCourses, listModules } from './courses.js';
@@ -18,7 +20,7 @@ import { importDataset } from './dataset.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
 import { listLessons } from './lessons.js';
-import { assertCoursePublishable } from './readiness.js';
+import { assertCoursePublishable, rubricById } from './readiness.js';
 
 /** Block fields as a course file writes them: id, content, and review state only when not plain human. */
 function fileBlock(b: StoredBlockValue): Record<string, unknown> {
@@ -36,13 +38,40 @@ function fileBlock(b: StoredBlockValue): Record<string, unknown> {
  * Import a course file as a new course; answers what was created. A file without a course
  * id makes a new course each time, so one whose title an existing course already has is
  * refused unless `asNew` says a second copy is meant (#14: importing twice made two).
+ * `evidence` (a course's first copy: PUT .../content `readiness`) is the source's readiness
+ * attestations and findings: checked against the course's rubric here, then written by the
+ * dataset import with the course, before the publish gate decides.
  */
-export function importCourseFile(store: Store, at: { clock: Clock; ids: Ids }, file: CourseFileValue, actorId: string, options: { asNew?: boolean } = {}) {
+export function importCourseFile(
+  store: Store,
+  at: { clock: Clock; ids: Ids },
+  file: CourseFileValue,
+  actorId: string,
+  options: { asNew?: boolean; evidence?: ReadinessEvidenceValue } = {},
+) {
   const dataset = courseFileToDataset(file, at.ids);
   const courseId = dataset.courses[0].id;
+  const { evidence } = options;
   return store.tx(async (tx) => {
     if (file.course.id === undefined && !options.asNew) await assertTitleFree(tx, file.course.title);
-    await importDataset(tx, at.clock, dataset, { replace: false, actorId });
+    if (evidence) {
+      // A rubric that is not installed is the dataset import's problem to name (course.rubricId).
+      const rubric = await rubricById(tx, file.course.rubricId);
+      const problems = rubric ? evidenceProblems(rubric, evidence) : [];
+      if (problems.length > 0) throw invalid(problems);
+    }
+    await importDataset(
+      tx,
+      at.clock,
+      evidence
+        ? {
+            ...dataset,
+            attestations: evidence.attestations.map((a) => ({ courseId, ...a })),
+            findings: evidence.findings.map((f) => ({ courseId, ...f })),
+          }
+        : dataset,
+      { replace: false, actorId },
+    );
     if (file.course.status === 'published') await assertCoursePublishable(tx, courseId, at.clock.now());
     const count = (list: unknown[] | undefined) => list?.length ?? 0;
     return {

@@ -6,7 +6,14 @@
  */
 
 import type { GradeSubmission } from '../domain/grading/types.js';
-import type { AssignmentRowValue, BlockContentValue, LessonValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
+import {
+  type AssignmentRowValue,
+  BLOCK_FIELDS,
+  type BlockContentValue,
+  type LessonValue,
+  type StoredBlockValue,
+  type SubmissionValue,
+} from '../schemas/content.js';
 import type { SyncMarkValue } from '../schemas/course-content.js';
 import type { CourseValue, ModuleValue } from '../schemas/courses.js';
 import type { FinalGradeHistoryValue, FinalGradeValue } from '../schemas/final-grades.js';
@@ -193,6 +200,26 @@ export function blockContentOf(block: Record<string, unknown>): BlockContentValu
   return content as BlockContentValue;
 }
 
+/**
+ * Block content in its variant's canonical field order (`type` first; BLOCK_FIELDS), whatever
+ * order the path that built it used: a person's edit keeps the content it read back from a row
+ * (`type` last) in `previous`, an import the parsed file's (`type` first). Fields the variant
+ * does not name (none, once validated) keep their place after the named ones.
+ */
+export function inFieldOrder(content: BlockContentValue): BlockContentValue {
+  const order = BLOCK_FIELDS[content.type];
+  if (order === undefined) return content;
+  const ordered: Record<string, unknown> = {};
+  for (const k of order) if (k in content) ordered[k] = content[k];
+  for (const k of Object.keys(content)) if (!(k in ordered)) ordered[k] = content[k];
+  return ordered as BlockContentValue;
+}
+
+const storedPrevious = (v: unknown): BlockContentValue | null => {
+  const previous = json<BlockContentValue | null>(v, null);
+  return previous === null ? null : inFieldOrder(previous);
+};
+
 /** A block row: a lesson's block (assignmentId null) or an assignment's instruction (lessonId null). */
 export type BlockRecord = StoredBlockValue & { assignmentId: string | null };
 
@@ -201,7 +228,7 @@ export const BLOCKS = table<BlockRecord>({
   key: ['id'],
   columns: ['id', 'lesson_id', 'assignment_id', 'position', 'type', 'content', 'origin', 'ai_state', 'provenance', 'previous', 'updated_at'],
   toRow: (b) => {
-    const { type, ...fields } = blockContentOf(b);
+    const { type, ...fields } = inFieldOrder(blockContentOf(b));
     return {
       id: b.id,
       lesson_id: b.lessonId,
@@ -212,7 +239,7 @@ export const BLOCKS = table<BlockRecord>({
       origin: b.origin,
       ai_state: b.aiState,
       provenance: jsonText(b.provenance),
-      previous: jsonText(b.previous),
+      previous: b.previous === null ? null : JSON.stringify(inFieldOrder(b.previous)),
       updated_at: b.updatedAt,
     };
   },
@@ -224,7 +251,8 @@ export const BLOCKS = table<BlockRecord>({
     origin: str(r.origin),
     aiState: nstr(r.ai_state),
     provenance: json(r.provenance, null),
-    previous: json(r.previous, null),
+    // In canonical order even where an earlier write stored another.
+    previous: storedPrevious(r.previous),
     updatedAt: str(r.updated_at),
     ...json<Record<string, unknown>>(r.content, {}),
     type: str(r.type),

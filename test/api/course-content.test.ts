@@ -478,6 +478,137 @@ describe('PUT /courses/{courseId}/content', () => {
   });
 });
 
+describe('PUT /courses/{courseId}/content: readiness evidence with a first copy', () => {
+  const DESCRIPTION =
+    'This course teaches you to read charts and summarise data sets. It is organised in modules, each with lessons and an assignment, and you work through them at your own pace over four weeks.';
+  /** A published course whose automatic items pass but 3.1 (no graded work yet): human and ai items need evidence. */
+  const PUBLISHED = {
+    coursebookCourse: 1,
+    course: { id: 'cp', title: 'Published course', description: DESCRIPTION, status: 'published', publishedAt: '2026-11-01T00:00:00.000Z' },
+    modules: [
+      {
+        id: 'pm1',
+        title: 'Start',
+        objective: 'Summarise a data set with its mean',
+        status: 'published',
+        lessons: [{ id: 'pl1', title: 'Hi', minutes: 5, blocks: [{ id: 'pb1', type: 'paragraph', text: 'Hello.' }] }],
+        assignments: [],
+      },
+    ],
+  };
+  const attestation = (itemId: string, note = 'Checked.') => ({
+    itemId,
+    rubricId: 'course-essentials',
+    status: 'attested',
+    by: 'usr_src',
+    byName: 'Rita Source',
+    note,
+    at: '2026-10-30T10:00:00+02:00',
+  });
+  const FINDING = {
+    itemId: '2.2',
+    verdict: 'met',
+    evidence: 'The objective names a measurable action.',
+    suggestion: '',
+    provenance: null,
+    state: 'accepted',
+    reviewedBy: 'usr_src',
+    reviewedByName: 'Rita Source',
+    reviewedAt: '2026-10-30T09:00:00.000Z',
+  };
+  const READINESS = { attestations: [attestation('3.1', 'No graded work yet.'), attestation('4.1'), attestation('7.1')], findings: [FINDING] };
+
+  it('creates a published course ready as its source: the evidence is written with it, before the gate, as the source recorded it', async () => {
+    svc = await authored();
+    const bare = await put(PUBLISHED, { expectedRevision: null }, 'admin', 'cp');
+    expect(bare.status).toBe(409);
+    expect(bare.body.error).toMatchObject({ code: 'not-ready', details: { blocking: ['2.2', '3.1', '4.1', '7.1'] } });
+    // A dry run decides as the write would, and writes nothing.
+    const dry = await put(PUBLISHED, { expectedRevision: null, dryRun: true, readiness: READINESS }, 'admin', 'cp');
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ dryRun: true, created: true, revision: null });
+    expect((await svc.call('GET', '/courses/cp')).status).toBe(404);
+
+    const res = await put(PUBLISHED, { expectedRevision: null, readiness: READINESS }, 'admin', 'cp');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ courseId: 'cp', created: true, dryRun: false });
+    expect((await svc.call('GET', '/courses/cp')).body).toMatchObject({ status: 'published', publishedAt: '2026-11-01T00:00:00.000Z' });
+    const report = (await svc.call('GET', '/courses/cp/readiness')).body;
+    expect(report.blocksPublishing).toBe(false);
+    const items = Object.fromEntries(report.standards.flatMap((st: Doc) => st.items).map((i: Doc) => [i.itemId, i]));
+    expect(items['4.1'].status).toBe('attested');
+    // As recorded at the source (the time in UTC), not as the admin who copied it now.
+    expect(items['4.1'].attestation).toEqual({
+      courseId: 'cp',
+      rubricId: 'course-essentials',
+      status: 'attested',
+      by: 'usr_src',
+      byName: 'Rita Source',
+      note: 'Checked.',
+      at: '2026-10-30T08:00:00.000Z',
+    });
+    expect(items['2.2'].status).toBe('met');
+    expect((await svc.call('GET', '/courses/cp/readiness/findings')).body).toEqual([{ courseId: 'cp', ...FINDING }]);
+  });
+
+  it('an unready source is still refused (not-ready), nothing written; evidence for an existing course is invalid naming readiness', async () => {
+    svc = await authored();
+    const partial = await put(PUBLISHED, { expectedRevision: null, readiness: { attestations: [attestation('4.1')] } }, 'admin', 'cp');
+    expect(partial.status).toBe(409);
+    expect(partial.body.error).toMatchObject({ code: 'not-ready', details: { blocking: ['2.2', '3.1', '7.1'] } });
+    expect((await svc.call('GET', '/courses/cp')).status).toBe(404);
+
+    const file = fileOf(await content());
+    const again = await put(file, { readiness: READINESS });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toEqual({
+      code: 'invalid',
+      message: 'readiness: travels only with a course\'s first copy: course "c1" exists here already, and each copy keeps its own attestations and findings',
+      details: [
+        {
+          path: 'readiness',
+          message: 'travels only with a course\'s first copy: course "c1" exists here already, and each copy keeps its own attestations and findings',
+        },
+      ],
+    });
+    // Even an empty section, and in a dry run: the course's own evidence is never replaced.
+    expect((await put(file, { readiness: {}, dryRun: true })).status).toBe(400);
+    expect((await put(file)).body.changes).toBe(0);
+  });
+
+  it("the evidence must fit the target's rubric: its id, its items, ai items for findings, one of each per item; fields as the resources'", async () => {
+    svc = await authored();
+    const wrong = {
+      attestations: [{ ...attestation('4.1'), rubricId: 'other-rubric' }, attestation('9.9'), attestation('7.1'), attestation('7.1')],
+      findings: [{ ...FINDING, itemId: '1.3' }],
+    };
+    const res = await put(PUBLISHED, { expectedRevision: null, readiness: wrong }, 'admin', 'cp');
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { path: 'readiness.attestations[0].rubricId', message: 'must be the course\'s rubric "course-essentials"' },
+      { path: 'readiness.attestations[1].itemId', message: '"9.9" is not an item of rubric "course-essentials"' },
+      { path: 'readiness.attestations[3].itemId', message: 'a second attestation of item "7.1"' },
+      { path: 'readiness.findings[0].itemId', message: 'must name an ai item (item 1.3 is human)' },
+    ]);
+    const shape = await put(
+      PUBLISHED,
+      {
+        expectedRevision: null,
+        readiness: { attestations: [{ ...attestation('4.1'), at: 'yesterday', extra: 1 }], findings: [{ ...FINDING, state: 'maybe' }] },
+      },
+      'admin',
+      'cp',
+    );
+    expect(shape.status).toBe(400);
+    expect(shape.body.error.details.map((p: Doc) => p.path)).toEqual([
+      'readiness.attestations[0].at',
+      'readiness.attestations[0].extra',
+      'readiness.findings[0].state',
+    ]);
+    expect((await svc.call('GET', '/courses/cp')).status).toBe(404);
+  });
+});
+
 describe('sync marks', () => {
   it('GET answers null until a mark is written; PUT records both revisions, the base file and the time', async () => {
     svc = await authored();

@@ -167,6 +167,24 @@ describe('the publish gate holds on every path that publishes', () => {
   });
 });
 
+describe('a finding is for an ai item of the course rubric, wherever it is written', () => {
+  it("the finding route and a first copy's readiness evidence refuse a human item with the same problem", async () => {
+    svc = await makeService();
+    const finding = { verdict: 'met', evidence: 'Stated in the syllabus.' };
+    const viaRoute = await svc.call('PUT', '/courses/c1/readiness/items/1.3/finding', finding);
+    expect(viaRoute.status).toBe(400);
+    const viaCopy = await svc.call('PUT', '/courses/fresh/content', {
+      coursebookCourse: 1,
+      course: { title: 'Fresh' },
+      readiness: { findings: [{ itemId: '1.3', ...finding }] },
+    });
+    expect(viaCopy.status).toBe(400);
+    expect(viaRoute.body.error.details).toEqual([{ path: 'itemId', message: 'must name an ai item (item 1.3 is human)' }]);
+    expect(viaCopy.body.error.details).toEqual([{ path: 'readiness.findings[0].itemId', message: 'must name an ai item (item 1.3 is human)' }]);
+    expect((await svc.call('GET', '/courses/fresh')).status).toBe(404);
+  });
+});
+
 describe('random draws come from the injected id source', () => {
   it('certificate codes repeat exactly under sequential ids (serve --deterministic)', async () => {
     const codes: string[] = [];

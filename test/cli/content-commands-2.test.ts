@@ -197,7 +197,8 @@ describe('blocks update', () => {
       origin: 'human',
       aiState: '',
       provenance: '',
-      previous: '{"text":"A bar chart whose axis does not start at zero exaggerates differences.","type":"paragraph"}',
+      // The old content in its canonical order, type first (as an import or a push stores it).
+      previous: '{"type":"paragraph","text":"A bar chart whose axis does not start at zero exaggerates differences."}',
       updatedAt: CLI_NOW,
       text: 'Start bar axes at zero.',
       type: 'paragraph',

@@ -348,6 +348,27 @@ describe('courses export', () => {
     }
   });
 
+  it('after a block update (its old content kept in previous), export -> import -> export gives the same bytes, and so does blocks show', async () => {
+    const cb = await cliStore();
+    const empty = await cliStore('empty');
+    try {
+      await cb.ok(['blocks', 'update', 'blk_002', '--type', 'heading', '--level', '2', '--text', 'Retitled']);
+      const shown = await cb.ok(['--json', 'blocks', 'show', 'blk_002']);
+      // The old content in its canonical order, type first, as an import stores it.
+      expect(shown).toContain('"previous":{"type":"paragraph","text":');
+      const exported = await cb.ok(['courses', 'export', 'crs_data101']);
+      const block = JSON.parse(exported).modules[0].lessons[0].blocks[1];
+      expect(Object.keys(block.previous)).toEqual(['type', 'text']);
+      await empty.ok(['courses', 'import', '-'], { input: exported });
+      expect(await empty.ok(['courses', 'export', 'crs_data101'])).toBe(exported);
+      // Both stores run on the same fixed clock, so the two copies show the same bytes.
+      expect(await empty.ok(['--json', 'blocks', 'show', 'blk_002'])).toBe(shown);
+    } finally {
+      cb.cleanup();
+      empty.cleanup();
+    }
+  });
+
   it('an unknown course is not-found (exit 5)', async () => {
     expectError(await cb.run(['courses', 'export', 'crs_nope']), 5, 'error (not-found): Course "crs_nope" was not found.\n');
   });

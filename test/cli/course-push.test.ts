@@ -2,14 +2,25 @@
  * `courses push` (#14), in-process with two stores (test/helpers/two-stores.ts), and once
  * over HTTP to an in-process `serve`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/serve/server.js';
 import { runCli, scriptedPrompter } from '../helpers/cli.js';
 import { cliStore } from '../helpers/cli-store.js';
 import { inProcessServeOptions } from '../helpers/serve.js';
-import { authorOffline, cleanupStores, EDIT_TREE, editOffline, HUB, trackStore, twoStores, withoutRevision } from '../helpers/two-stores.js';
+import {
+  authorOffline,
+  authorReady,
+  cleanupStores,
+  EDIT_TREE,
+  editOffline,
+  HUB,
+  LOCAL_ADMIN,
+  trackStore,
+  twoStores,
+  withoutRevision,
+} from '../helpers/two-stores.js';
 
 afterEach(cleanupStores);
 
@@ -103,6 +114,30 @@ describe('courses push', () => {
     // Local work goes up again as usual.
     await s.lapOk(['lessons', 'update', 'les_0003', '--minutes', '30']);
     expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stdout).toMatch(/~ lesson les_0003 "Spread" \(minutes\)\npushed/);
+  });
+
+  it('a remote edit undone (renamed and renamed back: the revision moved, the course file did not) is no conflict: the push goes ahead', async () => {
+    const s = await twoStores();
+    await authorOffline(s);
+    await s.lapOk(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    await s.lapOk(['lessons', 'update', 'les_0003', '--minutes', '30']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Tmp']);
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome']);
+    const pushed = await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes']);
+    expect(pushed).toEqual({
+      code: 0,
+      stdout: [
+        '  course crs_stats "Statistics 101"',
+        '    module mod_0001 "Describing data"',
+        '    ~ lesson les_0003 "Spread" (minutes)',
+        `pushed crs_stats to ${s.hubKey}: 1 changed (remote revision 13)`,
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    // The mark now holds revision 13: the next remote edit is measured from there.
+    await s.hub.ok(['lessons', 'update', 'les_0001', '--title', 'Welcome!']);
+    expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stderr).toContain('(revision 13 then, 14 now)');
   });
 
   it('--force pushes over a remote edit; with --json a refusal carries the remote changes in its details', async () => {
@@ -238,6 +273,95 @@ describe('courses push', () => {
       stdout: '',
       stderr: 'error (not-found): Course "crs_nope" was not found in this store.\n',
     });
+  });
+
+  it('a published course pushes to a new service and pulls into a new store: its readiness evidence goes with the first copy, so the gate passes there', async () => {
+    const s = await twoStores();
+    await authorReady(s);
+    const pushed = await s.lap(['courses', 'push', 'crs_pub', '--to', 'hub', '--yes']);
+    expect(pushed.stderr).toBe('');
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout.split('\n').slice(-3)).toEqual([
+      `pushed crs_pub to ${s.hubKey}: 5 added (remote revision 5)`,
+      'with its readiness evidence: 2 attestations, 1 finding',
+      '',
+    ]);
+    const report = JSON.parse(await s.hub.ok(['--json', 'readiness', 'show', '-c', 'crs_pub']));
+    expect(report.blocksPublishing).toBe(false);
+    const items = Object.fromEntries(report.standards.flatMap((st: { items: { itemId: string }[] }) => st.items).map((i: { itemId: string }) => [i.itemId, i]));
+    // Recorded by the laptop's admin, as on the laptop: the copy is not re-attested by whoever pushed.
+    expect(items['4.1']).toMatchObject({ status: 'attested', attestation: { by: LOCAL_ADMIN, note: 'Checked against the objectives.' } });
+    expect(items['2.2']).toMatchObject({ status: 'met', finding: { state: 'accepted', reviewedBy: LOCAL_ADMIN } });
+    expect(JSON.parse(await s.hub.ok(['--json', 'courses', 'show', 'crs_pub'])).status).toBe('published');
+
+    // A new laptop: pull into an empty store.
+    const fresh = trackStore(await cliStore('empty'));
+    mkdirSync(join(fresh.env.XDG_CONFIG_HOME!, 'coursebook'), { recursive: true });
+    writeFileSync(join(fresh.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json'), JSON.stringify({ profiles: { hub: { db: s.hub.db } } }));
+    const pulled = await fresh.run(['courses', 'pull', 'crs_pub', '--from', 'hub', '--yes']);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toMatch(/pulled crs_pub from store:.*: 5 added \(local revision 5\)\nwith its readiness evidence: 2 attestations, 1 finding\n$/);
+    expect(JSON.parse(await fresh.ok(['--json', 'readiness', 'show', '-c', 'crs_pub'])).blocksPublishing).toBe(false);
+    // Afterwards each copy keeps its own: a second push sends none, and a withdrawal here stays here.
+    await s.lapOk(['readiness', 'withdraw', '-c', 'crs_pub', '--item', '7.1']);
+    await s.lapOk(['lessons', 'update', 'les_0001', '--minutes', '12']);
+    expect((await s.lap(['courses', 'push', 'crs_pub', '--to', 'hub', '--yes'])).stdout).toMatch(/: 1 changed \(remote revision 6\)\n$/);
+    expect(JSON.parse(await s.hub.ok(['--json', 'readiness', 'show', '-c', 'crs_pub'])).blocksPublishing).toBe(false);
+  });
+
+  it('an unready source is refused on the new end (exit 6, not-ready naming the items), and nothing is written there', async () => {
+    const s = await twoStores();
+    await authorReady(s);
+    await s.lapOk(['readiness', 'withdraw', '-c', 'crs_pub', '--item', '4.1']);
+    expect(await s.lap(['courses', 'push', 'crs_pub', '--to', 'hub', '--yes'])).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'error (not-ready): The course is not ready to publish: essential items 4.1 are not met.\n',
+    });
+    expect((await s.hub.run(['courses', 'show', 'crs_pub'])).code).toBe(5);
+  });
+
+  it("--base-url/--token name the other end: the local end stays the default profile's store (no new store); a default profile that is a service is refused (exit 2)", async () => {
+    const s = await twoStores();
+    const server = await startServer(inProcessServeOptions({ seed: { name: 'hub.json', text: JSON.stringify(HUB) } }));
+    try {
+      await authorOffline(s);
+      const config = join(s.laptop.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json');
+      const profiles = { laptop: { db: s.laptop.db }, hub: { baseUrl: server.url, token: 'tok-admin' } };
+      writeFileSync(config, JSON.stringify({ profiles, defaultProfile: 'laptop' }));
+      // No --db: the store is the default profile's, as authoring.md sets it up.
+      const http = ['--base-url', server.url, '--token', 'tok-admin'];
+      const pushed = await runCli(['courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env });
+      expect(pushed.stderr).toBe('');
+      expect(pushed.code).toBe(0);
+      expect(pushed.stdout).toMatch(new RegExp(`pushed crs_stats to ${server.url}: 10 added \\(remote revision 10\\)\n$`));
+      expect(existsSync(join(s.laptop.env.XDG_DATA_HOME!, 'coursebook', 'coursebook.db'))).toBe(false);
+      // The same from the environment, for diff and pull.
+      const env = { ...s.laptop.env, COURSEBOOK_BASE_URL: server.url, COURSEBOOK_TOKEN: 'tok-admin' };
+      expect((await runCli(['courses', 'diff', 'crs_stats'], { env })).stdout).toMatch(
+        /^local: {2}crs_stats revision 12, unchanged since the last push or pull\n/,
+      );
+      expect((await runCli(['courses', 'pull', 'crs_stats', '--yes'], { env })).stdout).toMatch(/^crs_stats is up to date with /);
+
+      // A default profile that is a service is no local store: said, not guessed.
+      writeFileSync(config, JSON.stringify({ profiles, defaultProfile: 'hub' }));
+      expect(await runCli(['courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: --base-url names the other end, and this end comes from the profile, but the profile "hub" is the service ${server.url}/, not a local store: give the local store with --db PATH or --profile NAME (a profile with a db)\n`,
+      });
+      expect((await runCli(['courses', 'pull', 'crs_stats', '--yes'], { env: s.laptop.env })).stderr).toBe(
+        `error: missing the remote: give --from PROFILE, or --base-url URL with --token TOKEN (the profile "hub" is the service ${server.url}/, not a local store: it is the end this command works from; to make it the remote, give --from hub)\n`,
+      );
+      // --db names the local end beside --base-url (no longer "give one").
+      expect((await runCli(['--db', s.laptop.db, 'courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).stdout).toMatch(
+        /is up to date with/,
+      );
+      expect(existsSync(join(s.laptop.env.XDG_DATA_HOME!, 'coursebook', 'coursebook.db'))).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 
   it('over HTTP to a service (--base-url/--token), and between a service and a store file', async () => {

@@ -96,6 +96,37 @@ export async function authorOffline(s: Setup): Promise<void> {
   await s.lapOk(['modules', 'publish', 'mod_0001']);
 }
 
+/** The first admin of a new local store: who acts on the laptop. */
+export const LOCAL_ADMIN = 'local';
+
+/**
+ * Author "Probability" (crs_pub) and publish it: ready by readiness, with two attestations
+ * (4.1, 7.1) and an accepted AI finding (2.2) in this store only. One module, one lesson
+ * with a heading and a paragraph, the empty gradebook category's check dismissed.
+ */
+export async function authorReady(s: Setup): Promise<void> {
+  const description =
+    'This course teaches the basics of probability: events, counting and expected values. It is organised in one module of short lessons that you work through at your own pace, with a quiz at the end.';
+  await s.lapOk(['courses', 'create', '--id', 'crs_pub', '--title', 'Probability', '--description', description]);
+  await s.lapOk(['modules', 'create', '--course', 'crs_pub', '--title', 'Events']); // mod_0001
+  await s.lapOk(['modules', 'update', 'mod_0001', '--objective', 'Compute the probability of an event']);
+  await s.lapOk(['lessons', 'create', '--module', 'mod_0001', '--title', 'Counting', '--minutes', '10']); // les_0001
+  await s.lapOk(['blocks', 'create', '--lesson', 'les_0001', '--type', 'heading', '--level', '2', '--text', 'Counting']);
+  await s.lapOk(['blocks', 'create', '--lesson', 'les_0001', '--type', 'paragraph', '--text', 'Count the ways.']);
+  await s.lapOk(['gradebook', 'dismiss', '-c', 'crs_pub', '--code', 'category-empty', '--target', 'assignments']);
+  await s.lapOk(['readiness', 'attest', '-c', 'crs_pub', '--item', '4.1', '--note', 'Checked against the objectives.']);
+  await s.lapOk(['readiness', 'attest', '-c', 'crs_pub', '--item', '7.1', '--note', 'Support links are in the syllabus.']);
+  await s.lapOk([
+    'api',
+    'PUT',
+    '/courses/crs_pub/readiness/items/2.2/finding',
+    '--body',
+    '{"verdict":"met","evidence":"The objective names a measurable action."}',
+  ]);
+  await s.lapOk(['readiness', 'findings', 'review', '-c', 'crs_pub', '--item', '2.2', '--accept']);
+  await s.lapOk(['courses', 'publish', 'crs_pub']);
+}
+
 /** The edits of the issue: rename a lesson, delete a block, reorder lessons, add an assignment with a rubric, move a block to another lesson. */
 export async function editOffline(s: Setup): Promise<void> {
   await s.lapOk(['lessons', 'update', 'les_0002', '--title', 'Averages and medians']);

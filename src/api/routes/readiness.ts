@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_RUBRIC, type Rubric, rubricProblems } from '../../domain/readiness/index.js';
+import { DEFAULT_RUBRIC, findingItemProblem, rubricItem, rubricProblems } from '../../domain/readiness/index.js';
 import { AppError, invalid } from '../../errors.js';
 import { Id, orNull, Provenance } from '../../schemas/common.js';
 import { Course } from '../../schemas/courses.js';
@@ -22,11 +22,6 @@ import { defineOperation, type RouteModule } from '../define.js';
 
 const CourseParams = z.object({ courseId: Id });
 const ItemParams = z.object({ courseId: Id, itemId: Id });
-
-function findItem(rubric: Rubric, itemId: string) {
-  for (const s of rubric.standards) for (const i of s.items) if (i.itemId === itemId) return i;
-  return null;
-}
 
 export const readinessRoutes: RouteModule = [
   defineOperation({
@@ -56,7 +51,7 @@ export const readinessRoutes: RouteModule = [
             rubricId: course.rubricId,
           });
         }
-        const item = findItem(rubric, params.itemId);
+        const item = rubricItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
         const current = report.standards.flatMap((s) => s.items).find((i) => i.itemId === params.itemId);
         const note = body.note ?? '';
@@ -123,12 +118,10 @@ export const readinessRoutes: RouteModule = [
     handler: ({ deps, params, body }) =>
       deps.store.tx(async (tx) => {
         const { rubric } = await courseWithRubric(tx, params.courseId);
-        const item = findItem(rubric, params.itemId);
+        const item = rubricItem(rubric, params.itemId);
         if (!item) throw new AppError('not-found', `Item ${JSON.stringify(params.itemId)} is not in rubric ${rubric.id}.`);
-        if (item.kind !== 'ai')
-          throw new AppError('invalid', `Item ${item.number} is ${item.kind}, not ai: findings are for ai items.`, [
-            { path: 'itemId', message: 'must name an ai item' },
-          ]);
+        const problem = findingItemProblem(item, 'itemId');
+        if (problem) throw new AppError('invalid', `Item ${item.number} is ${item.kind}, not ai: findings are for ai items.`, [problem]);
         const finding = {
           courseId: params.courseId,
           itemId: params.itemId,
