@@ -91,7 +91,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
         return usage ? `${cmd.name()} ${usage}` : Help.prototype.subcommandTerm.call(this, cmd);
       },
     })
-    .showHelpAfterError()
+    // A usage error is one line (docs/cli.md), not the error and then the whole help.
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 

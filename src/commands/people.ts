@@ -57,7 +57,7 @@ export const peopleCommands = defineCommands([
     args: [{ name: '<userId>', description: 'user id' }],
     options: [
       { flags: '--name <name>', description: 'display name' },
-      { flags: '--email <email>', description: 'email address' },
+      { flags: '--email <email>', description: 'email address (none: no email)' },
       { flags: '--admin <yes|no>', description: 'admin or not' },
     ],
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
@@ -66,7 +66,9 @@ export const peopleCommands = defineCommands([
         if (!['yes', 'no'].includes(String(opts.admin))) throw new UsageError('--admin must be yes or no');
         admin = opts.admin === 'yes';
       }
-      const body = definedFields({ name: opts.name, email: opts.email, admin });
+      // `none` clears the email, as `--due none` clears a due date.
+      const email = opts.email === 'none' ? null : opts.email;
+      const body = definedFields({ name: opts.name, email, admin });
       if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --email or --admin');
       return { kind: 'api', response: await ctx.client.request('PATCH', `/users/${seg(id!)}`, body) };
     },

@@ -132,6 +132,8 @@ describe('users update', () => {
     const res = await writes.run(['users', 'update', 'usr_upd', '--name', 'Updated', '--email', 'upd@demo.example', '--admin', 'yes']);
     expect(res).toMatchObject({ code: 0, stdout: 'id\tusr_upd\nname\tUpdated\nemail\tupd@demo.example\nadmin\ttrue\n' });
     expect(await writes.ok(['users', 'update', 'usr_upd', '--admin', 'no'])).toContain('\nadmin\tfalse\n');
+    // `none` clears the email (the API's null), as --due none clears a due date.
+    expect(await writes.ok(['--json', 'users', 'update', 'usr_upd', '--email', 'none'])).toContain('"email":null');
   });
 
   it('nothing to change, or --admin other than yes/no, is a usage error (exit 2)', async () => {

@@ -248,14 +248,20 @@ describe('rubrics list', () => {
     ]);
   });
 
-  it('an unknown user for --as is unauthenticated (exit 4); an unknown option is a usage error (exit 2)', async () => {
+  it('an unknown user for --as is unauthenticated (exit 4); an unknown option is a one-line usage error (exit 2)', async () => {
     expect(await shared.run(['--as', 'usr_ghost', 'rubrics', 'list'])).toMatchObject({
       code: 4,
       stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n',
     });
     const bogus = await shared.run(['rubrics', 'list', '--all']);
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/^error: unknown option '--all'\n/);
+    // One line, as every usage error: not followed by the whole help.
+    expect(bogus).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--all'\n" });
+    expect(await shared.run(['reporting-lines', 'create', 'usr_s01'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: missing required argument 'reportId'\n",
+    });
   });
 });
 
