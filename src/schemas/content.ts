@@ -28,14 +28,6 @@ const variants = {
 
 export const BLOCK_TYPES = Object.keys(variants) as (keyof typeof variants)[];
 
-/**
- * Each variant's fields in their canonical order (`type` first, then as written above): the
- * order a block's content is stored and shown in, whichever path built it (docs/content.md).
- */
-export const BLOCK_FIELDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  Object.entries(variants).map(([type, shape]) => [type, Object.keys(shape)]),
-);
-
 /** The 11-variant union, each variant strict, with `extra` fields added to every variant. */
 export function blockUnion<E extends z.ZodRawShape>(extra: E) {
   const variant = <S extends z.ZodRawShape>(shape: S) => z.strictObject({ ...extra, ...shape });

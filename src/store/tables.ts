@@ -6,14 +6,8 @@
  */
 
 import type { GradeSubmission } from '../domain/grading/types.js';
-import {
-  type AssignmentRowValue,
-  BLOCK_FIELDS,
-  type BlockContentValue,
-  type LessonValue,
-  type StoredBlockValue,
-  type SubmissionValue,
-} from '../schemas/content.js';
+import { BLOCK_FIELDS } from '../schemas/block-fields.js';
+import type { AssignmentRowValue, BlockContentValue, LessonValue, StoredBlockValue, SubmissionValue } from '../schemas/content.js';
 import type { SyncMarkValue } from '../schemas/course-content.js';
 import type { CourseValue, ModuleValue } from '../schemas/courses.js';
 import type { FinalGradeHistoryValue, FinalGradeValue } from '../schemas/final-grades.js';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BLOCK_FIELDS } from '../../../src/schemas/block-fields.js';
+import { BlockContent } from '../../../src/schemas/content.js';
 import { BLOCKS, type BlockRecord, inFieldOrder } from '../../../src/store/tables.js';
 
 const row = (previous: string | null, content = '{"level":2,"text":"X"}') => ({
@@ -16,6 +18,16 @@ const row = (previous: string | null, content = '{"level":2,"text":"X"}') => ({
 });
 
 describe('block content in canonical field order', () => {
+  it('is the order of the schema: each variant of BlockContent, field for field (BLOCK_FIELDS is plain data for the cold start)', () => {
+    const fromSchema = Object.fromEntries(
+      BlockContent.options.map((variant) => {
+        const fields = Object.keys(variant.shape);
+        return [variant.shape.type.value, fields];
+      }),
+    );
+    expect(fromSchema).toEqual(BLOCK_FIELDS);
+  });
+
   it('puts type first and the variant fields in their schema order, whatever order they came in', () => {
     expect(Object.keys(inFieldOrder({ text: 'X', level: 2, type: 'heading' }))).toEqual(['type', 'level', 'text']);
     expect(Object.keys(inFieldOrder({ decorative: false, alt: '', url: 'a.png', type: 'image' }))).toEqual(['type', 'url', 'alt', 'decorative']);
