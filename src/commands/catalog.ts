@@ -44,7 +44,11 @@ export const TOP_LEVEL_COMMANDS: readonly TopLevelCommand[] = [
   { word: 'dump', description: 'Write the whole store as a dataset document (tokens as tokenSha256)', usage: '[options]' },
   { word: 'serve', description: 'Serve the store as the HTTP JSON API (prints one JSON "listening" line on stdout when ready)', usage: '[options]' },
   { word: 'api', description: 'Send a raw API request in either mode, like `gh api` (PATH is relative to /api/v1)', usage: '[options] <method> <path>' },
-  { word: 'health', description: 'Check a service: GET URL/api/v1/health (exit 0 when it answers ok, 9 when unreachable)', usage: '[options] <url>' },
+  {
+    word: 'health',
+    description: 'Check a service: GET URL/api/v1/health (exit 0 when it answers {"status":"ok"}, 1 when it answers anything else, 9 when nothing answers)',
+    usage: '[options] <url>',
+  },
   group('config'),
   group('fixture'),
   { word: 'version', description: 'Print the version of coursebook (and the store schema and Node it runs with)', usage: '' },

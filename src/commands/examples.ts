@@ -119,7 +119,11 @@ export const EXAMPLES: Record<string, string[]> = {
   'gradebook final history': ['coursebook gradebook final history --course crs_data101 --user usr_s07'],
   'gradebook export': ['coursebook gradebook export --course crs_data101 > grades.csv', 'coursebook gradebook export --course crs_data101 --out grades.csv'],
   'readiness show': ['coursebook readiness show --course crs_data101', 'coursebook readiness show -c crs_data101 --json'],
-  'readiness attest': ['coursebook readiness attest --course crs_data101 --item 7.1 --note "Support links are in the syllabus"'],
+  'readiness attest': [
+    'coursebook readiness attest --course crs_data101 --item 7.1 --note "Support links are in the syllabus"',
+    "# with a token scoped to readiness:attest alone: name the course's rubric",
+    'coursebook readiness attest -c crs_data101 --item 1.3 --rubric course-essentials',
+  ],
   'readiness withdraw': ['coursebook readiness withdraw --course crs_data101 --item 7.1'],
   'readiness findings list': ['coursebook readiness findings list --course crs_data101'],
   'readiness findings review': ['coursebook readiness findings review --course crs_data101 --item 2.2 --accept'],

@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
 import type { ParentDef } from '../cli/parents.js';
+import { AppError } from '../errors.js';
 import type { ReadinessReportValue } from '../schemas/readiness.js';
 
 /** The readiness report as the API answers it (its schema's type). */
@@ -49,16 +50,63 @@ export function describeReport(r: Report, color: boolean): string {
 /** Readiness is a course's (the positional course id of 0.1 still works, with a note). */
 const inCourse: ParentDef[] = [{ kind: 'course', positional: true }];
 
-async function itemOf(ctx: CommandContext, course: string, given: string | undefined, filter: (i: Item) => boolean, question: string): Promise<string> {
-  if (given) return given;
-  if (!ctx.interactive) throw new UsageError('missing --item');
-  const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`)).data;
+/**
+ * The course's readiness report, read for what a command was not told by its flags: the
+ * course's rubric id (`needs`: 'rubric'), the items to pick from ('item'). Reading it needs
+ * the scope readiness:read, which attesting, withdrawing and reviewing do not: a credential
+ * without it is told which flags let the command do without the report.
+ */
+async function readReport(ctx: CommandContext, course: string, command: string, needs: ('item' | 'rubric')[]): Promise<Report> {
+  try {
+    return (await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`)).data;
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'forbidden' && (err.details as { requiredScope?: unknown } | undefined)?.requiredScope === 'readiness:read'))
+      throw err;
+    // The flags are a way on only for a credential that may do the change itself (GET /me needs no scope).
+    const scopes = await ctx.client.request<{ scopes: string[] }>('GET', '/me').then(
+      (me) => me.data.scopes,
+      () => undefined,
+    );
+    if (scopes !== undefined && !scopes.includes('readiness:attest') && !scopes.includes('*'))
+      throw new AppError('forbidden', 'This credential lacks the scope readiness:attest.', { requiredScope: 'readiness:attest' });
+    const what = needs.map((n) => (n === 'rubric' ? "read the course's rubric id" : 'list the items to choose from')).join(' and ');
+    const flags = needs.map((n) => (n === 'rubric' ? "--rubric RUBRIC (the course's rubric id)" : '--item ITEM')).join(' and ');
+    throw new AppError(
+      'forbidden',
+      `This credential lacks the scope readiness:read, which ${command} needs to ${what}; give ${flags} to ${command.split(' ').pop()} with readiness:attest alone.`,
+      err.details,
+    );
+  }
+}
+
+/** The item a command acts on: --item, else (on a terminal) one picked from the report's items that pass `filter`. */
+async function pickItem(report: Report, filter: (i: Item) => boolean, question: string, ctx: CommandContext): Promise<string> {
   const items = report.standards.flatMap((s) => s.items).filter(filter);
   if (items.length === 0) throw new UsageError('no items to choose from');
   return ctx.prompt.select(
     question,
     items.map((i) => ({ name: `${i.number} [${i.status}] ${i.text}`, value: i.itemId })),
   );
+}
+
+/** --item, or a usage error naming it when no pick list can be shown. */
+function givenItem(ctx: CommandContext, opts: Record<string, unknown>): string | undefined {
+  if (opts.item !== undefined) return String(opts.item);
+  if (!ctx.interactive) throw new UsageError('missing --item');
+  return undefined;
+}
+
+async function itemOf(
+  ctx: CommandContext,
+  course: string,
+  opts: Record<string, unknown>,
+  filter: (i: Item) => boolean,
+  question: string,
+  command: string,
+): Promise<string> {
+  const given = givenItem(ctx, opts);
+  if (given !== undefined) return given;
+  return pickItem(await readReport(ctx, course, command, ['item']), filter, question, ctx);
 }
 
 export const readinessCommands = defineCommands([
@@ -78,18 +126,22 @@ export const readinessCommands = defineCommands([
     options: [
       { flags: '--item <itemId>', description: 'the item (e.g. 1.3)' },
       { flags: '--note <text>', description: 'why it is met (required for an automatic item that is not met)' },
+      {
+        flags: '--rubric <rubricId>',
+        description: "the course's rubric, which the attestation names (default: read from the readiness report, which needs readiness:read)",
+      },
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const course = await ctx.parent('course');
-      const report = (await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`)).data;
-      const item = await itemOf(
-        ctx,
-        course,
-        opts.item as string | undefined,
-        (i) => ['pending', 'not-met', 'likely-met', 'likely-not-met'].includes(i.status),
-        'Attest which item?',
-      );
-      const body: Record<string, string> = { rubricId: report.rubricId };
+      let item = givenItem(ctx, opts);
+      let rubricId = opts.rubric === undefined ? undefined : String(opts.rubric);
+      if (rubricId === undefined || item === undefined) {
+        const needs = [...(rubricId === undefined ? (['rubric'] as const) : []), ...(item === undefined ? (['item'] as const) : [])];
+        const report = await readReport(ctx, course, 'readiness attest', needs);
+        rubricId ??= report.rubricId;
+        item ??= await pickItem(report, (i) => ['pending', 'not-met', 'likely-met', 'likely-not-met'].includes(i.status), 'Attest which item?', ctx);
+      }
+      const body: Record<string, string> = { rubricId };
       if (opts.note !== undefined) body.note = String(opts.note);
       const response = await ctx.client.request<Report>('PUT', `/courses/${seg(course)}/readiness/items/${seg(item)}/attestation`, body);
       return { kind: 'text', text: describeReport(response.data, false), json: response.text };
@@ -102,7 +154,7 @@ export const readinessCommands = defineCommands([
     options: [{ flags: '--item <itemId>', description: 'the item' }],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const course = await ctx.parent('course');
-      const item = await itemOf(ctx, course, opts.item as string | undefined, (i) => i.attestation !== null, 'Withdraw which attestation?');
+      const item = await itemOf(ctx, course, opts, (i) => i.attestation !== null, 'Withdraw which attestation?', 'readiness withdraw');
       const response = await ctx.client.request<Report>('DELETE', `/courses/${seg(course)}/readiness/items/${seg(item)}/attestation`);
       return { kind: 'text', text: describeReport(response.data, false), json: response.text };
     },
@@ -134,7 +186,7 @@ export const readinessCommands = defineCommands([
     ],
     handler: async (ctx, _args, opts): Promise<CommandResult> => {
       const course = await ctx.parent('course');
-      const item = await itemOf(ctx, course, opts.item as string | undefined, (i) => i.finding?.state === 'draft', 'Review which finding?');
+      const item = await itemOf(ctx, course, opts, (i) => i.finding?.state === 'draft', 'Review which finding?', 'readiness findings review');
       let decision: 'accept' | 'reject';
       if (opts.accept && opts.reject) throw new UsageError('give --accept or --reject, not both');
       if (opts.accept) decision = 'accept';

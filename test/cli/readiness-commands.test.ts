@@ -5,11 +5,13 @@
  * 3.1 (automatic) is not met because of the open gradebook check; 1.3, 4.1, 5.1 are human
  * items pending attestation. Read-only tests share a store; each writing describe has its own.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { scriptedPrompter } from '../helpers/cli.js';
-import { type CliStore, storesForThisFile } from '../helpers/cli-store.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../src/serve/server.js';
+import { runCli, scriptedPrompter } from '../helpers/cli.js';
+import { type CliStore, DEMO_DATASET, storesForThisFile } from '../helpers/cli-store.js';
+import { inProcessServeOptions } from '../helpers/serve.js';
 
 const COURSE = 'crs_data101';
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
@@ -168,6 +170,99 @@ describe('readiness withdraw', () => {
     expect(await s.run(['readiness', 'withdraw', '--course', COURSE])).toMatchObject({ code: 2, stderr: 'error: missing --item\n' });
     await s.ok(['readiness', 'attest', '--course', COURSE, '--item', '4.1']);
     expect(await s.run(['--as', 'usr_s02', 'readiness', 'withdraw', '--course', COURSE, '--item', '4.1'])).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
+  });
+});
+
+describe('a credential with readiness:attest alone (remote)', () => {
+  // The API needs only readiness:attest to attest, withdraw and review; reading the report
+  // (the course's rubric id, the items to pick from) needs readiness:read.
+  let server: RunningServer;
+  beforeAll(async () => {
+    const demo = JSON.parse(readFileSync(DEMO_DATASET, 'utf8')) as { tokens: unknown[] };
+    demo.tokens.push({ id: 'tok_attest_only', token: 'attest-only-token', userId: 'usr_reviewer', scopes: ['readiness:attest'], name: 'attest only' });
+    server = await startServer(inProcessServeOptions({ seed: { name: 'demo-attest-only.json', text: JSON.stringify(demo) } }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const remote = (args: string[], options = {}) => runCli(['--base-url', server.url, '--token', 'attest-only-token', ...args], options);
+  const LACKS = 'error (forbidden): This credential lacks the scope readiness:read, which';
+
+  it('attest with --rubric: no report is read, the attestation is made (exit 0)', async () => {
+    const res = await remote(['readiness', 'attest', '-c', COURSE, '--item', '1.3', '--note', 'ok', '--rubric', 'course-essentials']);
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    expect(res.stdout.split('\n')[0]).toBe('Course essentials (course-essentials): 12/19 met, 63.2%, 1 need review');
+    expect(res.stdout).toMatch(/\n {2}1\.3 {3}attested {10}How and when .*\n {8}attested by Rob Reviewer at .*: ok\n/);
+  });
+
+  it('attest without --rubric: forbidden (exit 4), naming the scope it lacks and --rubric as the way on; nothing attested', async () => {
+    expect(await remote(['readiness', 'attest', '-c', COURSE, '--item', '5.1', '--note', 'ok'])).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `${LACKS} readiness attest needs to read the course's rubric id; give --rubric RUBRIC (the course's rubric id) to attest with readiness:attest alone.\n`,
+    });
+    const prompter = choosing([]);
+    expect(await remote(['readiness', 'attest', '-c', COURSE], { ...TERMINAL, prompter })).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `${LACKS} readiness attest needs to read the course's rubric id and list the items to choose from; give --rubric RUBRIC (the course's rubric id) and --item ITEM to attest with readiness:attest alone.\n`,
+    });
+    expect(await remote(['readiness', 'attest', '-c', COURSE, '--rubric', 'course-essentials'], { ...TERMINAL, prompter })).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `${LACKS} readiness attest needs to list the items to choose from; give --item ITEM to attest with readiness:attest alone.\n`,
+    });
+    expect(prompter.asked).toEqual([]);
+    const report = await runCli(['--base-url', server.url, '--token', 'demo-reviewer-token', 'readiness', 'show', '-c', COURSE]);
+    expect(report.stdout).toContain('\n  5.1   pending   ');
+  });
+
+  it("a --rubric that is not the course's is a conflict naming the course's rubric (exit 6)", async () => {
+    expect(await remote(['readiness', 'attest', '-c', COURSE, '--item', '4.1', '--rubric', 'rb_other'])).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'error (conflict): The course uses rubric "course-essentials", not "rb_other".\n',
+    });
+  });
+
+  it('withdraw and findings review with --item need no report; their pick lists name --item when it cannot be read', async () => {
+    const withdrawn = await remote(['readiness', 'withdraw', '-c', COURSE, '--item', '1.3']);
+    expect(withdrawn).toMatchObject({ code: 0, stderr: '' });
+    expect(withdrawn.stdout).toContain('\n  1.3   pending   ');
+    expect(await remote(['readiness', 'withdraw', '-c', COURSE], TERMINAL)).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `${LACKS} readiness withdraw needs to list the items to choose from; give --item ITEM to withdraw with readiness:attest alone.\n`,
+    });
+    expect(await remote(['readiness', 'findings', 'review', '-c', COURSE, '--accept'], TERMINAL)).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `${LACKS} readiness findings review needs to list the items to choose from; give --item ITEM to review with readiness:attest alone.\n`,
+    });
+    const reviewed = await remote(['readiness', 'findings', 'review', '-c', COURSE, '--item', '2.2', '--accept']);
+    expect(reviewed).toMatchObject({ code: 0, stderr: '' });
+    expect(reviewed.stdout).toContain('\nstate\taccepted\nreviewedBy\tusr_reviewer\n');
+  });
+
+  it('a credential without readiness:attest either is told the scope the change itself needs (exit 4), as the API would', async () => {
+    const student = await runCli(['--base-url', server.url, '--token', 'demo-student-token', 'readiness', 'attest', '-c', COURSE, '--item', '1.3']);
+    expect(student).toEqual({ code: 4, stdout: '', stderr: 'error (forbidden): This credential lacks the scope readiness:attest.\n' });
+    expect(
+      await runCli([
+        '--base-url',
+        server.url,
+        '--token',
+        'demo-student-token',
+        'readiness',
+        'attest',
+        '-c',
+        COURSE,
+        '--item',
+        '1.3',
+        '--rubric',
+        'course-essentials',
+      ]),
+    ).toEqual(student);
   });
 });
 

@@ -165,10 +165,40 @@ describe('api', () => {
 });
 
 /** A tiny HTTP service in this process: answers health with the given status and body. */
-async function fakeService(status: number, body: string): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A service for `health` on 127.0.0.1, port 0: the health path under each prefix answers
+ * one way (`/down/api/v1/health` answers 200 {"status":"down"}); the root is healthy.
+ */
+async function fakeService(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    if (req.url === '/api/v1/health') res.writeHead(status, { 'content-type': 'application/json' }).end(body);
-    else res.writeHead(404).end();
+    const m = /^(?:\/([a-z-]+))?\/api\/v1\/health(\?.*)?$/.exec(req.url ?? '');
+    const json = { 'content-type': 'application/json' };
+    switch (m ? (m[1] ?? 'ok') : 'none') {
+      case 'ok':
+        return res.writeHead(200, json).end('{"status":"ok"}');
+      case 'more':
+        return res.writeHead(200, json).end('{"status":"ok","version":"9.9"}');
+      case 'down':
+        return res.writeHead(200, json).end('{"status":"down"}');
+      case 'html':
+        return res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<!doctype html>\n<html>\n  <head><title>Welcome to nginx!</title></head>\n  <body>${'x'.repeat(200)}</body>\n</html>\n`);
+      case 'starting':
+        return res.writeHead(503, json).end('{"status":"starting"}');
+      case 'moved':
+        return res.writeHead(301, { location: 'https://example.test/api/v1/health' }).end();
+      case 'huge':
+        return res.writeHead(200, json).end(`{"status":"ok"${' '.repeat(100_000)}}`);
+      case 'hang':
+        return; // never answers
+      case 'slow-body':
+        return res.writeHead(200, json).write('{"status":'); // never finishes
+      case 'drop':
+        return req.socket.destroy();
+      default:
+        return res.writeHead(404).end();
+    }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -176,40 +206,86 @@ async function fakeService(status: number, body: string): Promise<{ url: string;
 }
 
 describe('health', () => {
-  it('a service that answers ok: prints ok (exit 0); --json prints its body; a trailing slash is fine', async () => {
-    const svc = await fakeService(200, '{"status":"ok"}');
-    try {
-      expect(await runCli(['health', svc.url])).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
-      expect(await runCli(['--json', 'health', `${svc.url}/`])).toMatchObject({ code: 0, stdout: '{"status":"ok"}\n' });
-    } finally {
-      await svc.close();
-    }
+  let svc: Awaited<ReturnType<typeof fakeService>>;
+  beforeAll(async () => {
+    svc = await fakeService();
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+  const NOT_OK = 'not 200 {"status":"ok"}';
+
+  it('a service that answers {"status":"ok"}: ok (exit 0), whichever form of its URL is given; --json prints its body', async () => {
+    for (const url of [
+      svc.url,
+      `${svc.url}/`,
+      `${svc.url}/api/v1`,
+      `${svc.url}/api/v1/`,
+      `${svc.url}/api/v1/health`,
+      `${svc.url}/api/v1/health/`,
+      `${svc.url}/ok`,
+    ])
+      expect({ url, ...(await runCli(['health', url])) }).toEqual({ url, code: 0, stdout: 'ok\n', stderr: '' });
+    expect(await runCli(['--json', 'health', `${svc.url}/api/v1`])).toEqual({ code: 0, stdout: '{"status":"ok"}\n', stderr: '' });
+    expect(await runCli(['health', `${svc.url}/more`])).toMatchObject({ code: 0, stdout: 'ok\n' });
   });
 
-  it('a service answering an error status is reported as unreachable (exit 9)', async () => {
-    const svc = await fakeService(503, '{"status":"starting"}');
-    try {
-      expect(await runCli(['health', svc.url])).toMatchObject({ code: 9, stdout: '', stderr: `error: ${svc.url} answered 503\n` });
-    } finally {
-      await svc.close();
-    }
+  it('an answer that is not a healthy {"status":"ok"} exits 1, naming the URL asked, the status and what came back', async () => {
+    const cases: [string, string][] = [
+      ['down', `200, ${NOT_OK}: {"status":"down"}`],
+      ['html', `200, ${NOT_OK}: <!doctype html> <html> <head><title>Welcome to nginx!</title></head> <body>xxxxx…`],
+      ['starting', `503, ${NOT_OK}: {"status":"starting"}`],
+      ['nothing-here', `404, ${NOT_OK}: (empty body)`],
+      ['moved', `301 (location: https://example.test/api/v1/health), ${NOT_OK}: (empty body)`],
+      ['huge', `200, ${NOT_OK}: {"status":"ok"… (over 64 KiB)`],
+    ];
+    for (const [prefix, said] of cases)
+      expect(await runCli(['health', `${svc.url}/${prefix}/api/v1`])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: ${svc.url}/${prefix}/api/v1/health answered ${said}\n`,
+      });
   });
 
-  it('nothing listening: cannot reach (exit 9)', async () => {
-    const svc = await fakeService(200, '{}');
-    await svc.close(); // the port is free again: connections are refused
-    expect(await runCli(['health', svc.url, '--timeout', '2000'])).toMatchObject({
+  it('a body that stops arriving is an answer too (exit 1); a service that never answers, or drops the connection, is unreachable (exit 9)', async () => {
+    expect(await runCli(['health', `${svc.url}/slow-body`, '--timeout', '300'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${svc.url}/slow-body/api/v1/health answered 200 but its body did not arrive within 300 ms\n`,
+    });
+    expect(await runCli(['health', `${svc.url}/hang`, '--timeout', '300'])).toEqual({
       code: 9,
       stdout: '',
-      stderr: `error: cannot reach ${svc.url}: ECONNREFUSED\n`,
+      stderr: `error: cannot reach ${svc.url}/hang/api/v1/health: no answer within 300 ms\n`,
+    });
+    expect(await runCli(['health', `${svc.url}/drop`])).toEqual({
+      code: 9,
+      stdout: '',
+      stderr: `error: cannot reach ${svc.url}/drop/api/v1/health: UND_ERR_SOCKET\n`,
     });
   });
 
-  it('a URL that does not parse is a usage error naming it (exit 2)', async () => {
+  it('nothing listening: cannot reach the health URL (exit 9); user:pass@ is never shown', async () => {
+    const gone = await fakeService();
+    await gone.close(); // the port is free again: connections are refused
+    const port = new URL(gone.url).port;
+    expect(await runCli(['health', `http://someone:secret@127.0.0.1:${port}/api/v1`, '--timeout', '2000'])).toEqual({
+      code: 9,
+      stdout: '',
+      stderr: `error: cannot reach http://127.0.0.1:${port}/api/v1/health: ECONNREFUSED\n`,
+    });
+  });
+
+  it('a URL that does not parse, or a --timeout that is not a whole number above 0, is a usage error naming it (exit 2)', async () => {
     const res = await runCli(['health', 'localhost 8080']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('localhost 8080');
     expect(res.stderr).not.toMatch(/unexpected failure|\n {4}at /);
+    expect(await runCli(['health', svc.url, '--timeout', 'soon'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --timeout must be a whole number of milliseconds >= 1 (got "soon")\n',
+    });
   });
 });
 
