@@ -144,7 +144,10 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
  */
 export async function remoteClient(baseUrl: string, token: string | undefined, retry: RetryPolicy): Promise<ApiClient> {
   const { request } = await import('undici');
-  const root = baseUrl.replace(/\/+$/, '');
+  // The service's root, however it was pasted: `.../api/v1` (what its answers and docs
+  // show) names the same service, so the prefix is not asked for twice.
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  const root = trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length) : trimmed;
   let safeBase: string;
   try {
     const u = new URL(root);

@@ -55,6 +55,20 @@ const RATE_LIMITED: Answer = {
 const COURSES = [{ id: 'c1', title: 'One' }];
 const remote = (svc: { url: string }) => ['--base-url', svc.url, '--token', 'secret-token'];
 
+describe('remote client: the base URL', () => {
+  it('as its root or as pasted with /api/v1 (and a slash) names the same service: the prefix is asked for once', async () => {
+    const svc = await scriptedService(() => ({ body: COURSES }));
+    try {
+      for (const base of [svc.url, `${svc.url}/`, `${svc.url}/api/v1`, `${svc.url}/api/v1/`]) {
+        expect(await runCli(['--base-url', base, '--token', 'secret-token', 'courses', 'list'])).toMatchObject({ code: 0, stdout: 'c1\tOne\t\t\n' });
+      }
+      expect(svc.seen).toEqual(Array(4).fill('GET /api/v1/courses'));
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('remote client: 429 and Retry-After', () => {
   it('waits the Retry-After seconds and tries again, with a note on stderr', async () => {
     const svc = await scriptedService((_req, n) => (n === 1 ? RATE_LIMITED : { body: COURSES }));
