@@ -28,7 +28,8 @@ export function describeReport(r: Report, color: boolean): string {
     .flatMap((s) => s.items)
     .filter((i) => i.essential && !['met', 'attested', 'not-applicable'].includes(i.status))
     .map((i) => i.number);
-  const blockedText = `Publishing is blocked${blocking.length ? ` by essential items ${blocking.join(', ')}` : " by the template's readiness floor"}.`;
+  // The report does not carry the floor itself (the course does: courses show).
+  const blockedText = `Publishing is blocked${blocking.length ? ` by essential items ${blocking.join(', ')}` : ` by the template's readiness floor: ${r.percent}% is below it (courses show names the floor)`}.`;
   out.push(r.blocksPublishing ? (color ? chalk.red(blockedText) : blockedText) : 'Ready to publish.');
   for (const s of r.standards) {
     out.push('');

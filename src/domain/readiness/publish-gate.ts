@@ -11,11 +11,11 @@ export function assertPublishable(report: ReadinessReport, rubric: Rubric, acces
   if (!report.blocksPublishing) return;
   const blocking = blockingItemNumbers(report, rubric);
   const floor = accessFloor !== null && accessFloor > report.percent ? { accessFloor, percent: report.percent } : {};
-  throw new AppError(
-    'not-ready',
-    blocking.length > 0
-      ? `The course is not ready to publish: essential items ${blocking.join(', ')} are not met.`
-      : `The course is not ready to publish: readiness ${report.percent}% is below the template's floor of ${accessFloor}%.`,
-    { blocking, ...floor },
-  );
+  // Everything that blocks it, so one round of fixes can clear it: the items and the floor.
+  const reasons = [
+    ...(blocking.length > 0 ? [`essential items ${blocking.join(', ')} are not met`] : []),
+    ...('accessFloor' in floor ? [`readiness ${report.percent}% is below the template's floor of ${accessFloor}%`] : []),
+  ];
+  const why = reasons.length > 0 ? reasons.join('; and ') : 'its readiness report blocks publishing';
+  throw new AppError('not-ready', `The course is not ready to publish: ${why}.`, { blocking, ...floor });
 }

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockingItemNumbers, computeReadiness, DEFAULT_RUBRIC, type ReadinessInput, roundHalfUp1 } from '../../../src/domain/readiness/index.js';
+import {
+  assertPublishable,
+  blockingItemNumbers,
+  computeReadiness,
+  DEFAULT_RUBRIC,
+  type ReadinessInput,
+  roundHalfUp1,
+} from '../../../src/domain/readiness/index.js';
+import { AppError } from '../../../src/errors.js';
 import type { StoredBlockValue } from '../../../src/schemas/content.js';
 
 const NOW = '2026-11-22T12:00:00.000Z';
@@ -301,6 +309,45 @@ describe('standards and report', () => {
     input.assignments[0]!.dueAt = null; // 18/19 = 94.7%
     expect(computeReadiness({ ...input, accessFloor: 94.7 }).blocksPublishing).toBe(false);
     expect(computeReadiness({ ...input, accessFloor: 94.8 }).blocksPublishing).toBe(true);
+  });
+
+  it('the publish gate names everything that blocks: the items, the floor, or both (so one round of fixes clears it)', () => {
+    const refusal = (input: ReadinessInput, floor: number | null) => {
+      try {
+        assertPublishable(computeReadiness({ ...input, accessFloor: floor }), DEFAULT_RUBRIC, floor);
+        return null;
+      } catch (err) {
+        return err instanceof AppError ? { code: err.code, message: err.message, details: err.details } : err;
+      }
+    };
+    const pending = good(); // 1.3, 2.2, 4.1, 5.1 and 7.1 pending: 14/19 = 73.7%
+    expect(computeReadiness(pending).percent).toBe(73.7);
+    expect(refusal(pending, null)).toEqual({
+      code: 'not-ready',
+      message: 'The course is not ready to publish: essential items 2.2, 4.1, 7.1 are not met.',
+      details: { blocking: ['2.2', '4.1', '7.1'] },
+    });
+    expect(refusal(pending, 80)).toEqual({
+      code: 'not-ready',
+      message: "The course is not ready to publish: essential items 2.2, 4.1, 7.1 are not met; and readiness 73.7% is below the template's floor of 80%.",
+      details: { blocking: ['2.2', '4.1', '7.1'], accessFloor: 80, percent: 73.7 },
+    });
+    const attested = good();
+    attested.attestations = ['1.3', '2.2', '4.1', '5.1', '7.1'].map((itemId) => ({
+      itemId,
+      status: 'attested' as const,
+      by: 'u',
+      byName: 'U',
+      note: '',
+      at: NOW,
+    }));
+    attested.assignments[0]!.dueAt = null; // 94.7%
+    expect(refusal(attested, 95)).toEqual({
+      code: 'not-ready',
+      message: "The course is not ready to publish: readiness 94.7% is below the template's floor of 95%.",
+      details: { blocking: [], accessFloor: 95, percent: 94.7 },
+    });
+    expect(refusal(attested, 94.7)).toBeNull();
   });
 
   it('properties: met <= applicable, percent within 0..100, attesting never lowers met', () => {

@@ -1,0 +1,36 @@
+/**
+ * `readiness show` as a person reads it: what blocks publishing is said with what there is
+ * to go on. The report names the blocking items; the template's floor is the course's, so
+ * the text gives the percent that fell short of it and where the floor is shown.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeReport } from '../../../src/commands/readiness.js';
+import { computeReadiness, DEFAULT_RUBRIC, type ReadinessInput } from '../../../src/domain/readiness/index.js';
+
+const NOW = '2026-11-22T12:00:00.000Z';
+const ATTESTED = ['1.3', '2.2', '4.1', '5.1', '7.1'].map((itemId) => ({ itemId, status: 'attested' as const, by: 'u', byName: 'U', note: '', at: NOW }));
+
+/** No modules, lessons or assignments, every human item attested but 5.1 (not essential): ready, below 100%. */
+const input = (accessFloor: number | null): ReadinessInput => ({
+  rubric: DEFAULT_RUBRIC,
+  course: { id: 'c', title: 'C', description: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' '), objectives: [] },
+  modules: [],
+  lessons: [],
+  blocks: [],
+  assignments: [],
+  openSetupChecks: [],
+  findings: [],
+  attestations: ATTESTED.filter((a) => a.itemId !== '5.1'),
+  now: NOW,
+  accessFloor,
+});
+
+describe('readiness show: the line about publishing', () => {
+  it('names the blocking items, or the floor with the percent that fell short of it', () => {
+    const line = (floor: number | null) => describeReport(computeReadiness(input(floor)), false).split('\n')[1];
+    const report = computeReadiness(input(100));
+    expect(report.percent).toBeLessThan(100);
+    expect(line(null)).toBe('Ready to publish.');
+    expect(line(100)).toBe(`Publishing is blocked by the template's readiness floor: ${report.percent}% is below it (courses show names the floor).`);
+  });
+});
