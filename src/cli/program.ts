@@ -11,6 +11,7 @@ import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
 import { type Invocation, type ParentKind, parentResolver, takesPositionalParents, typedParents } from './parents.js';
 import { makePrompter } from './prompter.js';
+import { QueryFailed } from './query-failed.js';
 import { type RenderTarget, renderResult } from './render.js';
 import { VERSION } from './version.js';
 
@@ -201,7 +202,17 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
     const backend = def.noClient ? null : resolveBackend(g, io.env);
     const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
-    const client = connected && !def.rawClient ? pagingClient(connected, limit) : connected;
+    const paged = connected && !def.rawClient ? pagingClient(connected, limit) : connected;
+    // Whether the command asked for a change: a --query that fails on its answer must not
+    // lose what the change made (the id of what a create made, say).
+    let changed = false;
+    const client: ApiClient | null = paged && {
+      mode: paged.mode,
+      request: (method, path, body) => {
+        if (method !== 'GET') changed = true;
+        return paged.request(method, path, body);
+      },
+    };
     const prompt = io.prompter ?? makePrompter();
     let lastProgress = 0;
     let parentOf: (kind: ParentKind) => Promise<string> = () => Promise.reject(new Error('parents are resolved once the context exists'));
@@ -259,7 +270,16 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     parentOf = parentResolver(ctx, def, parents.given);
     const result = await def.handler(ctx, invocation.args, opts);
     const tty = io.stdout.isTTY === true;
-    const out = renderResult(result, { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query });
+    const target = { json, tty, color, width: tty ? io.stdout.columns : undefined, now: io.clock.now(), query };
+    let out: string;
+    try {
+      out = renderResult(result, target);
+    } catch (err) {
+      if (!(err instanceof QueryFailed) || !changed) throw err;
+      // The change was made: its whole answer goes out, and the error says so (exit 2 still).
+      io.stdout.write(renderResult(result, { ...target, json: true, query: undefined }));
+      throw new UsageError(`${err.message}; the change was made, and its whole answer is printed above instead`);
+    }
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
     // A report of work partly done: printed above, and the command still fails.

@@ -51,10 +51,21 @@ describe('--query (JMESPath)', () => {
     expect((await demo.run(['courses', 'show', 'crs_q'])).code).toBe(5);
   });
 
+  it('a function on the wrong type after a change still exits 2, but prints the whole answer so nothing it made is lost', async () => {
+    const own = await cliStore();
+    stores.push(own);
+    const res = await own.run(['courses', 'create', '--id', 'crs_qt', '--title', 'Made once', '--query', 'abs(title)']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout)).toMatchObject({ id: 'crs_qt', title: 'Made once' });
+    expect(res.stderr).toMatch(/^error: --query failed: .*\(in "abs\(title\)"\); the change was made, and its whole answer is printed above instead\n$/);
+    expect((await own.run(['courses', 'show', 'crs_qt'])).code).toBe(0);
+  });
+
   it('a function on the wrong type, or a command without JSON output, is a usage error (exit 2)', async () => {
     const wrongType = await demo.run(['courses', 'show', 'crs_data101', '--query', 'abs(title)']);
     expect(wrongType.code).toBe(2);
     expect(wrongType.stderr).toMatch(/^error: --query failed: .*abs\(title\)/);
+    expect(wrongType.stdout).toBe('');
     const home = tempHome();
     await runCli(['config', 'set', 'as', 'usr_s01'], { env: home.env });
     expect(await runCli(['config', 'get', 'as', '--query', '@'], { env: home.env })).toMatchObject({
