@@ -286,7 +286,7 @@ describe('courses import', () => {
     expectError(
       await cb.run(['courses', 'import', '-'], { input: JSON.stringify(again) }),
       6,
-      'error (conflict): 1 record already exist in the store (import with --replace to overwrite); nothing was imported.\n  courses[0]: crs_data101 already exists in the store\n',
+      'error (conflict): 1 record already exists in the store (import with --replace to overwrite); nothing was imported.\n  courses[0]: crs_data101 already exists in the store\n',
     );
     expect(fields(await cb.ok(['courses', 'show', 'crs_data101'])).title).toBe('Data Literacy 101');
   });

@@ -60,7 +60,7 @@ describe('import', () => {
     });
     expect(res.code).toBe(6);
     expect(res.stderr).toBe(
-      'importing -...\nerror (conflict): 1 record already exist in the store (import with --replace to overwrite); nothing was imported.\n  users[1]: usr_admin already exists in the store\n',
+      'importing -...\nerror (conflict): 1 record already exists in the store (import with --replace to overwrite); nothing was imported.\n  users[1]: usr_admin already exists in the store\n',
     );
     expect((await shared.run(['users', 'show', 'usr_new'])).code).toBe(5);
   });
@@ -76,6 +76,24 @@ describe('import', () => {
       code: 3,
       stderr: 'importing -...\nerror (invalid): The dataset has 1 problem; nothing was imported.\n  coursebook: must be 1\n',
     });
+  });
+
+  it('an instruction block whose id a stored lesson block has is a conflict at its own path, naming the lesson (exit 6); a duplicate within the file points to the first (exit 3)', async () => {
+    const instruction = (id: string) => ({ id: 'asg_qa', moduleId: 'mod_01', title: 'QA', points: 10, instructions: [{ id, type: 'paragraph', text: 'x' }] });
+    expect(await shared.run(['import', '-'], { input: JSON.stringify({ coursebook: 1, assignments: [instruction('blk_001')] }) })).toEqual({
+      code: 6,
+      stdout: '',
+      stderr:
+        'importing -...\nerror (conflict): 1 record already exists in the store (import with --replace to overwrite); nothing was imported.\n  assignments[0].instructions[0]: blk_001 already exists in the store (a block of lesson les_01)\n',
+    });
+    const dup = { coursebook: 1, blocks: [{ id: 'blk_dupqa', lessonId: 'les_01', type: 'paragraph', text: 'a' }], assignments: [instruction('blk_dupqa')] };
+    expect(await shared.run(['import', '-'], { input: JSON.stringify(dup) })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'importing -...\nerror (invalid): The dataset has 1 problem; nothing was imported.\n  assignments[0].instructions[0]: duplicate of blocks[0] (blk_dupqa)\n',
+    });
+    expect((await shared.run(['assignments', 'show', 'asg_qa'])).code).toBe(5);
   });
 
   it('text that is not JSON exits 3 (invalid); a non-admin exits 4', async () => {
