@@ -1,4 +1,4 @@
-import { type CommandResult, defineCommands, parseJsonText } from '../cli/command.js';
+import { type CommandResult, defineCommands, parseJsonText, seg, UsageError } from '../cli/command.js';
 
 export const datasetCommands = defineCommands([
   {
@@ -15,6 +15,14 @@ export const datasetCommands = defineCommands([
       const doc = parseJsonText(text, file!) as Record<string, unknown> | null;
       // A nested course file (docs/course-format.md) goes to the course import.
       if (doc && typeof doc === 'object' && 'coursebookCourse' in doc) {
+        // A course file only creates a course; it updates one by id elsewhere (docs/course-format.md).
+        if (opts.replace) {
+          const id = (doc.course as { id?: unknown } | undefined)?.id;
+          const course = typeof id === 'string' ? id : 'COURSE';
+          throw new UsageError(
+            `--replace is for datasets: ${file} is a course file, which import only creates a course from. To update course ${course} from it: coursebook api PUT /courses/${seg(course)}/content --file ${file} (coursebook courses push ${course} --to PROFILE sends a store's copy to another store)`,
+          );
+        }
         return { kind: 'api', response: await ctx.client.request('POST', `/courses/import${opts.asNew ? '?asNew=true' : ''}`, text) };
       }
       ctx.note(`importing ${file}...`);

@@ -1,6 +1,7 @@
 /** Blocks: lesson content and assignment instructions, with their AI review state. */
 import type { BlockContentValue, StoredBlockValue } from '../schemas/content.js';
 import type { Store } from './db.js';
+import { inListSlices, placeholders } from './in-lists.js';
 import { closeGap, moveTo, openSlot, type Sequence } from './positions.js';
 import { BLOCKS, type BlockRecord, blockView, insertRecord, type Row, updateRecord } from './tables.js';
 
@@ -16,6 +17,19 @@ export type BlockRow = BlockRecord;
 export async function getBlock(store: Store, id: string): Promise<BlockRow | null> {
   const row = (await store.get('SELECT * FROM blocks WHERE id = ?', id)) as Row | undefined;
   return row ? BLOCKS.fromRow(row) : null;
+}
+
+/** Where each of these block ids is stored (its lesson, or its assignment for an instruction); absent ids are left out. */
+export async function blockParents(store: Store, ids: readonly string[]): Promise<Map<string, BlockParent>> {
+  const parents = new Map<string, BlockParent>();
+  for (const slice of inListSlices([...new Set(ids)])) {
+    const rows = await store.all<{ id: string; lesson_id: string | null; assignment_id: string | null }>(
+      `SELECT id, lesson_id, assignment_id FROM blocks WHERE id IN (${placeholders(slice.length)})`,
+      ...slice,
+    );
+    for (const r of rows) parents.set(r.id, r.lesson_id !== null ? { lessonId: r.lesson_id } : { assignmentId: r.assignment_id! });
+  }
+  return parents;
 }
 
 export async function listBlocks(store: Store, parent: BlockParent): Promise<StoredBlockValue[]> {

@@ -4,9 +4,9 @@
  * import, so every rule of that path applies, and then the publish gate when the file
  * says the course is published.
  */
-import { courseFileToDataset } from '../domain/content/course-file.js';
+import { courseFilePathOf, courseFileToDataset } from '../domain/content/course-file.js';
 import { evidenceProblems } from '../domain/readiness/index.js';
-import { AppError, invalid, notFound } from '../errors.js';
+import { AppError, invalid, notFound, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
 import { mapInOrder } from '../runtime/in-order.js';
@@ -70,7 +70,7 @@ export function importCourseFile(
             findings: evidence.findings.map((f) => ({ courseId, ...f })),
           }
         : dataset,
-      { replace: false, actorId },
+      { replace: false, actorId, source: { name: 'course file', pathOf: courseFilePathOf(file), conflictMessage: courseFileConflict(courseId) } },
     );
     if (file.course.status === 'published') await assertCoursePublishable(tx, courseId, at.clock.now());
     const count = (list: unknown[] | undefined) => list?.length ?? 0;
@@ -127,6 +127,21 @@ export async function readCourseFile(store: Store, courseId: string) {
       })),
     })),
     gradebookSetup: await getGradebookSetup(store, c.id),
+  };
+}
+
+/**
+ * The conflict of a course file whose records the store already holds, at their paths in the
+ * file. A course file only creates (import has no --replace for it): when its course is the
+ * stored one, the message names the ways a file updates a course by id (docs/course-format.md).
+ */
+function courseFileConflict(courseId: string) {
+  return (conflicts: readonly Problem[]): string => {
+    const n = conflicts.length;
+    const records = `${n} record${n === 1 ? '' : 's'} of this course file ${n === 1 ? 'is' : 'are'} already in the store`;
+    if (conflicts.some((c) => c.path === 'course'))
+      return `${records}, course ${courseId} among them; nothing was imported. Importing a course file only creates a course; to update ${courseId} from the file, PUT it to /api/v1/courses/${courseId}/content (coursebook api PUT /courses/${courseId}/content --file FILE; coursebook courses push ${courseId} --to PROFILE sends a store's copy to another store); to import another copy, leave the file's ids out (and import with --as-new, asNew=true).`;
+    return `${records} (ids are unique across the store, whatever their course); nothing was imported. Give those records other ids, or leave their ids out to have new ones made.`;
   };
 }
 

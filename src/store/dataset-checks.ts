@@ -13,13 +13,13 @@ import type { Problem } from '../errors.js';
 import { eachInOrder } from '../runtime/in-order.js';
 import type { DatasetValue } from '../schemas/dataset.js';
 import { assignmentCourses } from './assignments.js';
+import { blockParents } from './blocks.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
 import { siblingPositions } from './positions.js';
 import { rubricExists } from './readiness.js';
 import {
   ASSIGNMENTS,
-  BLOCKS,
   CERTIFICATES,
   COURSES,
   ENROLLMENTS,
@@ -44,81 +44,173 @@ export const tokenIdOf = (t: { id?: string | undefined }, i: number): string => 
 /** The hash a dataset token's secret is stored as. */
 export const tokenHashOf = (t: { token?: string | undefined; tokenSha256?: string | undefined }): string => t.tokenSha256 ?? sha256Hex(t.token!);
 
-/** Problems, collected in the order they are found. */
-function problemList() {
+/**
+ * A dataset path (`blocks[3].text`, `assignments[0].instructions[1]`) as the path of the same
+ * place in what the caller sent: the dataset itself (unchanged), or a course file, whose
+ * records are nested (`modules[1].lessons[0].blocks[2].text`, domain/content/course-file.ts).
+ */
+export type PathInFile = (datasetPath: string) => string;
+const asWritten: PathInFile = (path) => path;
+
+/** Problems, collected in the order they are found, each at its path in the caller's file. */
+function problemList(at: PathInFile) {
   const problems: Problem[] = [];
-  const problem = (path: string, message: string) => problems.push({ path, message });
+  const problem = (path: string, message: string) => problems.push({ path: at(path), message });
   const prefixed = (prefix: string, list: Problem[]) => list.forEach((p) => problem(`${prefix}.${p.path}`, p.message));
   return { problems, problem, prefixed };
 }
 
-/** Phase 1: every id (and every other key a record is found by) once within the file. */
-export function duplicateIdProblems(d: DatasetValue, tokenHashes: readonly string[]): Problem[] {
-  const { problems, problem } = problemList();
-  const unique = (collection: string, keys: string[]) => {
-    const seen = new Map<string, number>();
-    keys.forEach((k, i) => {
-      if (seen.has(k)) problem(`${collection}[${i}]`, `duplicate of ${collection}[${seen.get(k)}] (${k})`);
-      else seen.set(k, i);
-    });
-  };
-  const keyed: [collection: string, keys: string[]][] = [
-    ['users', d.users.map((r) => r.id)],
-    ['tokens', d.tokens.flatMap((r) => (r.id ? [r.id] : []))],
-    // A secret is stored once (its hash is unique): two tokens may not share one.
-    ['tokens', tokenHashes.map((h) => `secret sha256 ${h}`)],
-    ['courses', d.courses.map((r) => r.id)],
-    ['enrollments', d.enrollments.map((r) => `${r.courseId}/${r.userId}`)],
-    ['modules', d.modules.map((r) => r.id)],
-    ['lessons', d.lessons.map((r) => r.id)],
-    ['blocks', [...d.blocks.map((r) => r.id), ...d.assignments.flatMap((a) => a.instructions.map((b) => b.id))]],
-    ['assignments', d.assignments.map((r) => r.id)],
-    ['submissions', d.submissions.map((r) => r.id)],
-    ['submissions', d.submissions.map((r) => `attempt ${r.attempt} of ${r.studentId} on ${r.assignmentId}`)],
-    ['gradebookSetups', d.gradebookSetups.map((r) => r.courseId)],
-    ['finalGrades', d.finalGrades.map((r) => `${r.courseId}/${r.studentId}`)],
-    ['rubrics', d.rubrics.map((r) => r.id)],
-    ['findings', d.findings.map((r) => `${r.courseId}/${r.itemId}`)],
-    ['attestations', d.attestations.map((r) => `${r.courseId}/${r.rubricId}/${r.itemId}`)],
-    ['templates', d.templates.map((r) => r.id)],
-    ['certificates', d.certificates.map((r) => r.id)],
-    ['certificates', d.certificates.map((r) => `code ${r.code}`)],
-    ['reportingLines', d.reportingLines.map((r) => `${r.managerId}/${r.reportId}`)],
+/** A record's key with its path in the file. */
+interface Keyed<K> {
+  key: K;
+  path: string;
+}
+
+/** Each record's key at its path (`collection[i]`); a record whose key is undefined is left out. */
+function keyedAt<R, K>(collection: string, records: readonly R[], keyOf: (r: R) => K | undefined): Keyed<K>[] {
+  return records.flatMap((r, i) => {
+    const key = keyOf(r);
+    return key === undefined ? [] : [{ key, path: `${collection}[${i}]` }];
+  });
+}
+
+/** Every block of the file, at its path: lesson blocks, then each assignment's instructions (one table, one id space). */
+function blocksOfFile(d: DatasetValue): Keyed<string>[] {
+  return [
+    ...keyedAt('blocks', d.blocks, (b) => b.id),
+    ...d.assignments.flatMap((a, i) => a.instructions.map((b, k) => ({ key: b.id, path: `assignments[${i}].instructions[${k}]` }))),
   ];
-  for (const [collection, keys] of keyed) unique(collection, keys);
+}
+
+/**
+ * Phase 1: every id (and every other key a record is found by) once within the file. A
+ * duplicate is named at its own path and points to the first one's: an instruction block
+ * whose id a lesson block has is `assignments[i].instructions[k]`, not a place in `blocks`.
+ */
+export function duplicateIdProblems(d: DatasetValue, tokenHashes: readonly string[], at: PathInFile = asWritten): Problem[] {
+  const { problems, problem } = problemList(at);
+  const keyed: Keyed<string>[][] = [
+    keyedAt('users', d.users, (r) => r.id),
+    keyedAt('tokens', d.tokens, (r) => r.id),
+    // A secret is stored once (its hash is unique): two tokens may not share one.
+    keyedAt('tokens', tokenHashes, (h) => `secret sha256 ${h}`),
+    keyedAt('courses', d.courses, (r) => r.id),
+    keyedAt('enrollments', d.enrollments, (r) => `${r.courseId}/${r.userId}`),
+    keyedAt('modules', d.modules, (r) => r.id),
+    keyedAt('lessons', d.lessons, (r) => r.id),
+    blocksOfFile(d),
+    keyedAt('assignments', d.assignments, (r) => r.id),
+    keyedAt('submissions', d.submissions, (r) => r.id),
+    keyedAt('submissions', d.submissions, (r) => `attempt ${r.attempt} of ${r.studentId} on ${r.assignmentId}`),
+    keyedAt('gradebookSetups', d.gradebookSetups, (r) => r.courseId),
+    keyedAt('finalGrades', d.finalGrades, (r) => `${r.courseId}/${r.studentId}`),
+    keyedAt('rubrics', d.rubrics, (r) => r.id),
+    keyedAt('findings', d.findings, (r) => `${r.courseId}/${r.itemId}`),
+    keyedAt('attestations', d.attestations, (r) => `${r.courseId}/${r.rubricId}/${r.itemId}`),
+    keyedAt('templates', d.templates, (r) => r.id),
+    keyedAt('certificates', d.certificates, (r) => r.id),
+    keyedAt('certificates', d.certificates, (r) => `code ${r.code}`),
+    keyedAt('reportingLines', d.reportingLines, (r) => `${r.managerId}/${r.reportId}`),
+  ];
+  for (const records of keyed) {
+    const seen = new Map<string, string>();
+    for (const { key, path } of records) {
+      const first = seen.get(key);
+      if (first !== undefined) problem(path, `duplicate of ${at(first)} (${key})`);
+      else seen.set(key, path);
+    }
+  }
   return problems;
 }
 
 /**
  * Phase 2, for an import that does not replace: the file's records that the store already
- * holds. Run before references and positions, which such records would confuse.
+ * holds. Run before references and positions, which such records would confuse. A block is
+ * looked for among every stored block, lesson blocks and instructions alike (one table), and
+ * named with where it is stored.
  */
-export async function recordsAlreadyStored(store: Store, d: DatasetValue): Promise<Problem[]> {
-  const keyed: [collection: string, table: TableKey, keys: string[][]][] = [
-    ['users', USERS, d.users.map((r) => [r.id])],
-    ['tokens', TOKENS, d.tokens.flatMap((r) => (r.id ? [[r.id]] : []))],
-    ['courses', COURSES, d.courses.map((r) => [r.id])],
-    ['enrollments', ENROLLMENTS, d.enrollments.map((r) => [r.courseId, r.userId])],
-    ['modules', MODULES, d.modules.map((r) => [r.id])],
-    ['lessons', LESSONS, d.lessons.map((r) => [r.id])],
-    ['blocks', BLOCKS, d.blocks.map((r) => [r.id])],
-    ['assignments', ASSIGNMENTS, d.assignments.map((r) => [r.id])],
-    ['submissions', SUBMISSIONS, d.submissions.map((r) => [r.id])],
-    ['finalGrades', FINAL_GRADES, d.finalGrades.map((r) => [r.courseId, r.studentId])],
-    ['rubrics', RUBRICS, d.rubrics.map((r) => [r.id])],
-    ['findings', FINDINGS, d.findings.map((r) => [r.courseId, r.itemId])],
-    ['templates', TEMPLATES, d.templates.map((r) => [r.id])],
-    ['certificates', CERTIFICATES, d.certificates.map((r) => [r.id])],
-    ['reportingLines', REPORTING_LINES, d.reportingLines.map((r) => [r.managerId, r.reportId])],
-  ];
-  const conflicts: Problem[] = [];
-  for (const [collection, table, keys] of keyed) {
-    const existing = await recordsExisting(store, table, keys);
-    keys.forEach((k, i) => {
-      if (existing[i]) conflicts.push({ path: `${collection}[${i}]`, message: `${k.join('/')} already exists in the store` });
+export async function recordsAlreadyStored(store: Store, d: DatasetValue, at: PathInFile = asWritten): Promise<Problem[]> {
+  const { problems, problem } = problemList(at);
+  const stored = async (table: TableKey, records: Keyed<string[]>[]) => {
+    const existing = await recordsExisting(
+      store,
+      table,
+      records.map((r) => r.key),
+    );
+    records.forEach(({ key, path }, i) => {
+      if (existing[i]) problem(path, `${key.join('/')} already exists in the store`);
     });
-  }
-  return conflicts;
+  };
+  const storedBlocks = async (records: Keyed<string>[]) => {
+    const parents = await blockParents(
+      store,
+      records.map((r) => r.key),
+    );
+    for (const { key, path } of records) {
+      const parent = parents.get(key);
+      if (!parent) continue;
+      const where = 'lessonId' in parent ? `a block of lesson ${parent.lessonId}` : `an instruction of assignment ${parent.assignmentId}`;
+      problem(path, `${key} already exists in the store (${where})`);
+    }
+  };
+  await stored(
+    USERS,
+    keyedAt('users', d.users, (r) => [r.id]),
+  );
+  await stored(
+    TOKENS,
+    keyedAt('tokens', d.tokens, (r) => (r.id ? [r.id] : undefined)),
+  );
+  await stored(
+    COURSES,
+    keyedAt('courses', d.courses, (r) => [r.id]),
+  );
+  await stored(
+    ENROLLMENTS,
+    keyedAt('enrollments', d.enrollments, (r) => [r.courseId, r.userId]),
+  );
+  await stored(
+    MODULES,
+    keyedAt('modules', d.modules, (r) => [r.id]),
+  );
+  await stored(
+    LESSONS,
+    keyedAt('lessons', d.lessons, (r) => [r.id]),
+  );
+  await storedBlocks(blocksOfFile(d));
+  await stored(
+    ASSIGNMENTS,
+    keyedAt('assignments', d.assignments, (r) => [r.id]),
+  );
+  await stored(
+    SUBMISSIONS,
+    keyedAt('submissions', d.submissions, (r) => [r.id]),
+  );
+  await stored(
+    FINAL_GRADES,
+    keyedAt('finalGrades', d.finalGrades, (r) => [r.courseId, r.studentId]),
+  );
+  await stored(
+    RUBRICS,
+    keyedAt('rubrics', d.rubrics, (r) => [r.id]),
+  );
+  await stored(
+    FINDINGS,
+    keyedAt('findings', d.findings, (r) => [r.courseId, r.itemId]),
+  );
+  await stored(
+    TEMPLATES,
+    keyedAt('templates', d.templates, (r) => [r.id]),
+  );
+  await stored(
+    CERTIFICATES,
+    keyedAt('certificates', d.certificates, (r) => [r.id]),
+  );
+  await stored(
+    REPORTING_LINES,
+    keyedAt('reportingLines', d.reportingLines, (r) => [r.managerId, r.reportId]),
+  );
+  return problems;
 }
 
 /** The course of each lesson, assignment and submission of the file, for the writes. */
@@ -133,8 +225,13 @@ export interface DatasetCourses {
  * rules every other entry path applies (a course's rubric is installed, a standards rubric
  * is sound, a gradebook setup is sound, a token's secret is not stored under another id).
  */
-export async function referenceProblems(store: Store, d: DatasetValue, tokenHashes: readonly string[]): Promise<{ problems: Problem[] } & DatasetCourses> {
-  const { problems, problem, prefixed } = problemList();
+export async function referenceProblems(
+  store: Store,
+  d: DatasetValue,
+  tokenHashes: readonly string[],
+  at: PathInFile = asWritten,
+): Promise<{ problems: Problem[] } & DatasetCourses> {
+  const { problems, problem, prefixed } = problemList(at);
   const inFile = {
     users: new Set(d.users.map((r) => r.id)),
     courses: new Set(d.courses.map((r) => r.id)),
@@ -258,8 +355,8 @@ export interface DatasetPositions {
  * Phase 4, positions: given ones kept, missing ones appended after their siblings in the
  * store, then each parent's must be 0..n-1.
  */
-export async function placePositions(store: Store, d: DatasetValue): Promise<{ problems: Problem[] } & DatasetPositions> {
-  const { problems, problem } = problemList();
+export async function placePositions(store: Store, d: DatasetValue, at: PathInFile = asWritten): Promise<{ problems: Problem[] } & DatasetPositions> {
+  const { problems, problem } = problemList(at);
   const place = async <T extends { id: string; position?: number | undefined }>(
     records: T[],
     collection: string,

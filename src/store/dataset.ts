@@ -7,13 +7,13 @@
  * written, in one transaction, through the table descriptions of tables.ts.
  */
 import { defaultGradebookSetup } from '../domain/grading/defaults.js';
-import { AppError } from '../errors.js';
+import { AppError, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
 import { formatZodIssues } from '../schemas/problems.js';
 import { textProblems } from '../schemas/text.js';
-import { duplicateIdProblems, placePositions, recordsAlreadyStored, referenceProblems, tokenHashOf, tokenIdOf } from './dataset-checks.js';
+import { duplicateIdProblems, type PathInFile, placePositions, recordsAlreadyStored, referenceProblems, tokenHashOf, tokenIdOf } from './dataset-checks.js';
 import type { Store } from './db.js';
 import { gradeCellsForBulkWrite } from './grade-cells.js';
 import { getFinalGrade, hasFinalGradeHistoryVersion, latestFinalGradeHistoryVersion } from './gradebook.js';
@@ -53,7 +53,23 @@ export interface ImportOptions {
   replace: boolean;
   /** Who is recorded as `updatedBy` of default gradebook setups. */
   actorId?: string;
+  /** What the caller sent, when it is not a dataset: a course file (store/course-file.ts). */
+  source?: ImportSource;
 }
+
+/** How problems are told for a file that reaches the import as a dataset but was written otherwise. */
+export interface ImportSource {
+  /** What the file is called in messages (`course file`). */
+  name: string;
+  /** A dataset path as the path of the same place in the file. */
+  pathOf: PathInFile;
+  /** The message of a conflict (records the store already holds, at their paths in the file). */
+  conflictMessage: (conflicts: readonly Problem[]) => string;
+}
+
+/** A dataset's own conflict message: --replace overwrites. */
+const datasetConflictMessage = (conflicts: readonly Problem[]) =>
+  `${plural(conflicts.length, 'record')} ${conflicts.length === 1 ? 'already exists' : 'already exist'} in the store (import with --replace to overwrite); nothing was imported.`;
 
 export type ImportSummary = Record<string, number>;
 
@@ -64,17 +80,24 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * no lone surrogates, no U+0000), since a dataset file (`serve --seed`) reaches the store
  * without passing through a request.
  */
-export function parseDataset(input: unknown): DatasetValue {
+export function parseDataset(input: unknown, source?: ImportSource): DatasetValue {
   const parsed = Dataset.safeParse(input);
   const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues, '', input))];
-  if (!parsed.success || problems.length > 0) {
-    throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
-  }
+  if (!parsed.success || problems.length > 0)
+    throw problemsFound(
+      problems.map((p) => ({ ...p, path: source ? source.pathOf(p.path) : p.path })),
+      source,
+    );
   return parsed.data;
 }
 
+const problemsFound = (problems: Problem[], source: ImportSource | undefined) =>
+  new AppError('invalid', `The ${source?.name ?? 'dataset'} has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
+
 export async function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): Promise<ImportSummary> {
-  const d = parseDataset(input);
+  const { source } = options;
+  const d = parseDataset(input, source);
+  const at = source?.pathOf;
   const tokenHashes = d.tokens.map(tokenHashOf);
   // Read once, and only when a record leaves a time out: an import that never reads the
   // clock gives the same store whenever it runs (serve's seed cache relies on it).
@@ -85,23 +108,15 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   };
 
   // --- checks (dataset-checks.ts): every problem is listed before anything is written ----
-  const problems = duplicateIdProblems(d, tokenHashes);
+  const problems = duplicateIdProblems(d, tokenHashes, at);
   if (!options.replace) {
-    const conflicts = await recordsAlreadyStored(store, d);
-    if (conflicts.length > 0) {
-      throw new AppError(
-        'conflict',
-        `${plural(conflicts.length, 'record')} already exist in the store (import with --replace to overwrite); nothing was imported.`,
-        conflicts,
-      );
-    }
+    const conflicts = await recordsAlreadyStored(store, d, at);
+    if (conflicts.length > 0) throw new AppError('conflict', (source?.conflictMessage ?? datasetConflictMessage)(conflicts), conflicts);
   }
-  const { lessonCourse, assignmentCourse, submissionCourse, problems: referenceList } = await referenceProblems(store, d, tokenHashes);
-  const positions = await placePositions(store, d);
+  const { lessonCourse, assignmentCourse, submissionCourse, problems: referenceList } = await referenceProblems(store, d, tokenHashes, at);
+  const positions = await placePositions(store, d, at);
   problems.push(...referenceList, ...positions.problems);
-  if (problems.length > 0) {
-    throw new AppError('invalid', `The dataset has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
-  }
+  if (problems.length > 0) throw problemsFound(problems, source);
 
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';

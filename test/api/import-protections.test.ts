@@ -178,3 +178,76 @@ describe('replacing an override never moves its version back', () => {
     expect(grades.students.find((s: { studentId: string }) => s.studentId === 'stu1').override.version).toBe(1);
   });
 });
+
+/**
+ * Lesson blocks and assignment instructions are one table, so one id space: an instruction
+ * whose id a stored lesson block has was found only by the write (an opaque 409 naming no id
+ * and no path), and a duplicate within the file was named at a place in `blocks` the file
+ * does not have (fourteenth session).
+ */
+describe('a block id is one id, lesson block or instruction, named at its own path', () => {
+  const LESSON = { coursebook: 1, lessons: [{ id: 'l1', moduleId: 'm1', title: 'Lesson', minutes: 10 }] };
+  const lessonBlock = (id: string) => ({ id, lessonId: 'l1', type: 'paragraph', text: 'In the lesson.' });
+  const assignment = (id: string, blockIds: string[]) => ({
+    id,
+    moduleId: 'm1',
+    title: 'Essay',
+    points: 10,
+    instructions: blockIds.map((b) => ({ id: b, type: 'paragraph', text: 'Write.' })),
+  });
+
+  it('an instruction whose id a stored lesson block has: 409 at assignments[i].instructions[k], naming the lesson; nothing imported', async () => {
+    svc = await makeService();
+    expect((await importDataset({ ...LESSON, blocks: [lessonBlock('blk_x')] }, false)).status).toBe(200);
+    const res = await importDataset({ coursebook: 1, assignments: [assignment('a1', ['blk_new', 'blk_x'])] }, false);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({
+      code: 'conflict',
+      message: '1 record already exists in the store (import with --replace to overwrite); nothing was imported.',
+      details: [{ path: 'assignments[0].instructions[1]', message: 'blk_x already exists in the store (a block of lesson l1)' }],
+    });
+    expect((await svc.call('GET', '/assignments/a1')).status).toBe(404);
+  });
+
+  it('a lesson block whose id a stored instruction has is named with its assignment', async () => {
+    svc = await makeService();
+    await importDataset({ ...LESSON, assignments: [assignment('a1', ['blk_i'])] }, false);
+    const res = await importDataset({ coursebook: 1, blocks: [lessonBlock('blk_ok'), lessonBlock('blk_i')] }, false);
+    expect(res.status).toBe(409);
+    expect(res.body.error.details).toEqual([{ path: 'blocks[1]', message: 'blk_i already exists in the store (an instruction of assignment a1)' }]);
+    expect((await svc.call('GET', '/lessons/l1/blocks')).body).toEqual([]);
+  });
+
+  it('a lesson block and an instruction of one file with the same id: 400 at the instruction, pointing to the block', async () => {
+    svc = await makeService();
+    const res = await importDataset({ ...LESSON, blocks: [lessonBlock('blk_dupqa')], assignments: [assignment('a1', ['blk_dupqa'])] }, false);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      message: 'The dataset has 1 problem; nothing was imported.',
+      details: [{ path: 'assignments[0].instructions[0]', message: 'duplicate of blocks[0] (blk_dupqa)' }],
+    });
+    const twice = await importDataset({ ...LESSON, assignments: [assignment('a1', ['blk_a']), assignment('a2', ['blk_b', 'blk_a'])] }, false);
+    expect(twice.body.error.details).toEqual([{ path: 'assignments[1].instructions[1]', message: 'duplicate of assignments[0].instructions[0] (blk_a)' }]);
+  });
+
+  it('a duplicate token id is named at its own index, tokens without an id counted', async () => {
+    svc = await makeService();
+    const token = (id: string | undefined, secret: string) => ({ ...(id ? { id } : {}), token: secret, userId: 'inst', scopes: ['*'] });
+    const res = await importDataset({ coursebook: 1, tokens: [token(undefined, 's0'), token('tk_1', 's1'), token('tk_1', 's2')] }, false);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'tokens[2]', message: 'duplicate of tokens[1] (tk_1)' }]);
+  });
+
+  it('with replace, a block the file puts elsewhere moves there, lesson block to instruction; the lesson it leaves is not renumbered', async () => {
+    svc = await makeService();
+    await importDataset({ ...LESSON, blocks: [lessonBlock('blk_0'), lessonBlock('blk_1'), lessonBlock('blk_2')] }, false);
+    const res = await importDataset({ coursebook: 1, assignments: [assignment('a1', ['blk_0'])] }, true);
+    expect(res.status).toBe(200);
+    expect((await svc.call('GET', '/assignments/a1')).body.instructions).toEqual([expect.objectContaining({ id: 'blk_0', lessonId: null, text: 'Write.' })]);
+    const left = (await svc.call('GET', '/lessons/l1/blocks')).body as { id: string; position: number }[];
+    expect(left.map((b) => [b.id, b.position])).toEqual([
+      ['blk_1', 1],
+      ['blk_2', 2],
+    ]);
+  });
+});

@@ -41,7 +41,11 @@ describe('a course names an installed rubric, on every creation and change path'
     svc = await makeService();
     const res = await svc.call('POST', '/courses/import', { coursebookCourse: 1, course: { title: 'Offline', rubricId: 'nope' } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: 'courses[0].rubricId', message: 'no rubric "nope" is installed (see coursebook rubrics list)' }]);
+    // At its path in the course file, not in the dataset the file becomes.
+    expect(res.body.error).toMatchObject({
+      message: 'The course file has 1 problem; nothing was imported.',
+      details: [{ path: 'course.rubricId', message: 'no rubric "nope" is installed (see coursebook rubrics list)' }],
+    });
     expect((await svc.call('GET', '/courses')).body).toHaveLength(1);
   });
 
@@ -120,7 +124,7 @@ describe('a gradebook setup is sound wherever it comes from', () => {
       gradebookSetup: { ...doubled, courseId: 'c9' },
     });
     expect(file.status).toBe(400);
-    expect(file.body.error.details).toEqual([{ path: 'gradebookSetups[0].categories[1].id', message: 'duplicate category id "hw"' }]);
+    expect(file.body.error.details).toEqual([{ path: 'gradebookSetup.categories[1].id', message: 'duplicate category id "hw"' }]);
 
     const dataset = await svc.call('POST', '/import', { coursebook: 1, gradebookSetups: [doubled] }, 'admin');
     expect(dataset.status).toBe(400);

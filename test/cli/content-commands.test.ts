@@ -286,7 +286,7 @@ describe('courses import', () => {
     expectError(
       await cb.run(['courses', 'import', '-'], { input: JSON.stringify(again) }),
       6,
-      'error (conflict): 1 record already exist in the store (import with --replace to overwrite); nothing was imported.\n  courses[0]: crs_data101 already exists in the store\n',
+      "error (conflict): 1 record of this course file is already in the store, course crs_data101 among them; nothing was imported. Importing a course file only creates a course; to update crs_data101 from the file, PUT it to /api/v1/courses/crs_data101/content (coursebook api PUT /courses/crs_data101/content --file FILE; coursebook courses push crs_data101 --to PROFILE sends a store's copy to another store); to import another copy, leave the file's ids out (and import with --as-new, asNew=true).\n  course: crs_data101 already exists in the store\n",
     );
     expect(fields(await cb.ok(['courses', 'show', 'crs_data101'])).title).toBe('Data Literacy 101');
   });

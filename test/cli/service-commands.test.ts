@@ -60,7 +60,7 @@ describe('import', () => {
     });
     expect(res.code).toBe(6);
     expect(res.stderr).toBe(
-      'importing -...\nerror (conflict): 1 record already exist in the store (import with --replace to overwrite); nothing was imported.\n  users[1]: usr_admin already exists in the store\n',
+      'importing -...\nerror (conflict): 1 record already exists in the store (import with --replace to overwrite); nothing was imported.\n  users[1]: usr_admin already exists in the store\n',
     );
     expect((await shared.run(['users', 'show', 'usr_new'])).code).toBe(5);
   });
@@ -76,6 +76,48 @@ describe('import', () => {
       code: 3,
       stderr: 'importing -...\nerror (invalid): The dataset has 1 problem; nothing was imported.\n  coursebook: must be 1\n',
     });
+  });
+
+  it('an instruction block whose id a stored lesson block has is a conflict at its own path, naming the lesson (exit 6); a duplicate within the file points to the first (exit 3)', async () => {
+    const instruction = (id: string) => ({ id: 'asg_qa', moduleId: 'mod_01', title: 'QA', points: 10, instructions: [{ id, type: 'paragraph', text: 'x' }] });
+    expect(await shared.run(['import', '-'], { input: JSON.stringify({ coursebook: 1, assignments: [instruction('blk_001')] }) })).toEqual({
+      code: 6,
+      stdout: '',
+      stderr:
+        'importing -...\nerror (conflict): 1 record already exists in the store (import with --replace to overwrite); nothing was imported.\n  assignments[0].instructions[0]: blk_001 already exists in the store (a block of lesson les_01)\n',
+    });
+    const dup = { coursebook: 1, blocks: [{ id: 'blk_dupqa', lessonId: 'les_01', type: 'paragraph', text: 'a' }], assignments: [instruction('blk_dupqa')] };
+    expect(await shared.run(['import', '-'], { input: JSON.stringify(dup) })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'importing -...\nerror (invalid): The dataset has 1 problem; nothing was imported.\n  assignments[0].instructions[0]: duplicate of blocks[0] (blk_dupqa)\n',
+    });
+    expect((await shared.run(['assignments', 'show', 'asg_qa'])).code).toBe(5);
+  });
+
+  it('a course file imported again is a conflict at its own paths saying how a file updates its course; import --replace of a course file is a usage error (exit 2)', async () => {
+    const s = await newStore('empty');
+    await s.ok(['courses', 'import', 'docs/examples/course.json']);
+    const again = await s.run(['courses', 'import', 'docs/examples/course.json']);
+    expect(again.code).toBe(6);
+    expect(again.stderr.split('\n').slice(0, 2)).toEqual([
+      "error (conflict): 22 records of this course file are already in the store, course crs_stats_intro among them; nothing was imported. Importing a course file only creates a course; to update crs_stats_intro from the file, PUT it to /api/v1/courses/crs_stats_intro/content (coursebook api PUT /courses/crs_stats_intro/content --file FILE; coursebook courses push crs_stats_intro --to PROFILE sends a store's copy to another store); to import another copy, leave the file's ids out (and import with --as-new, asNew=true).",
+      '  course: crs_stats_intro already exists in the store',
+    ]);
+    expect(again.stderr).toContain('\n  modules[1].lessons[0].blocks[0]: blk_c1 already exists in the store (a block of lesson les_claims)\n');
+    expect(again.stderr).toContain(
+      '\n  modules[0].assignments[0].instructions[0]: blk_i1 already exists in the store (an instruction of assignment asg_summary)\n',
+    );
+    expect(again.stderr).not.toMatch(/\n {2}(courses|lessons|blocks|assignments)\[/);
+    expect(await s.run(['import', 'docs/examples/course.json', '--replace'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: --replace is for datasets: docs/examples/course.json is a course file, which import only creates a course from. To update course crs_stats_intro from it: coursebook api PUT /courses/crs_stats_intro/content --file docs/examples/course.json (coursebook courses push crs_stats_intro --to PROFILE sends a store's copy to another store)\n",
+    });
+    // What both messages advise works.
+    expect((await s.run(['api', 'PUT', '/courses/crs_stats_intro/content', '--file', 'docs/examples/course.json'])).code).toBe(0);
   });
 
   it('text that is not JSON exits 3 (invalid); a non-admin exits 4', async () => {

@@ -42,3 +42,24 @@ export function courseFileToDataset(file: CourseFileValue, ids: Ids): DatasetInp
   const setup = file.gradebookSetup ? [{ ...file.gradebookSetup, courseId, categories: file.gradebookSetup.categories.map((c) => ({ ...c, courseId })) }] : [];
   return { coursebook: 1, courses: [{ id: courseId, ...course }], modules, lessons, blocks, assignments, gradebookSetups: setup };
 }
+
+/**
+ * Where each record of courseFileToDataset's records sits in the file: a dataset path
+ * (`courses[0].rubricId`, `blocks[13]`, `assignments[0].instructions[1]`) as the file's own
+ * (`course.rubricId`, `modules[1].lessons[0].blocks[2]`,
+ * `modules[0].assignments[0].instructions[1]`), so that a problem the dataset import finds
+ * is reported where the author wrote it. A path of anything else is returned as it is.
+ */
+export function courseFilePathOf(file: CourseFileValue): (datasetPath: string) => string {
+  const paths: Record<string, string[]> = { courses: ['course'], gradebookSetups: ['gradebookSetup'], modules: [], lessons: [], blocks: [], assignments: [] };
+  file.modules.forEach((m, mi) => {
+    paths.modules!.push(`modules[${mi}]`);
+    m.lessons.forEach((l, li) => {
+      paths.lessons!.push(`modules[${mi}].lessons[${li}]`);
+      l.blocks.forEach((_, bi) => paths.blocks!.push(`modules[${mi}].lessons[${li}].blocks[${bi}]`));
+    });
+    m.assignments.forEach((_, ai) => paths.assignments!.push(`modules[${mi}].assignments[${ai}]`));
+  });
+  return (datasetPath) =>
+    datasetPath.replace(/^([A-Za-z]+)\[(\d+)\]/, (record, collection: string, index: string) => paths[collection]?.[Number(index)] ?? record);
+}
