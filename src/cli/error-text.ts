@@ -73,6 +73,9 @@ const ordinal = (n: number): string => {
   return `${n}${suffix}`;
 };
 
+/** The `index`th (0-based) use of a repeatable flag, as problems name it: `--item (the 2nd)`. */
+export const nthFlag = (flag: string, index: number): string => `${flag} (the ${ordinal(index + 1)})`;
+
 /**
  * The flag that set a body field, from a command's flags (`--due <iso>`) and its declared
  * `fieldFlags`: a field named like its flag (`submissionType`, `--submission-type`), one
@@ -89,7 +92,7 @@ export function flagOfField(flags: readonly string[], fieldFlags: Readonly<Recor
     const parent = field.endsWith('Id') ? `--${field.slice(0, -2)}` : undefined;
     const flag = fieldFlags[field] ?? (given.has(kebab) ? kebab : parent !== undefined && given.has(parent) ? parent : undefined);
     if (flag === undefined) return undefined;
-    return index === undefined ? flag : `${flag} (the ${ordinal(Number(index) + 1)})`;
+    return index === undefined ? flag : nthFlag(flag, Number(index));
   };
 }
 

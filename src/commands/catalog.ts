@@ -91,6 +91,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { words: ['gradebook'], load: async () => (await import('./gradebook-import.js')).gradebookImportCommands },
   // issue #15: coursebook version, coursebook completion bash|zsh|fish
   { words: ['version', 'completion'], load: async () => (await import('./meta.js')).metaCommands },
+  // An assignment's rubric and instruction blocks without JSON (readiness 3.2 and 3.4)
+  { words: ['assignments'], load: async () => (await import('./assignment-parts.js')).assignmentPartsCommands },
 ];
 
 /**

@@ -31,6 +31,8 @@ export const GROUP_DESCRIPTIONS: Record<string, string> = {
   'fixture requests': "The fixture's journal of the requests it served",
   'fixture faults': 'Fault and delay rules the fixture applies to matching requests',
   'fixture clock': "The fixture's service clock: read, set, advance",
+  'assignments rubric': "An assignment's rubric, criterion by criterion: show, create, update, delete",
+  'assignments instructions': "An assignment's instruction blocks: list, create (change one with blocks update|move|delete)",
 };
 
 export const EXAMPLES: Record<string, string[]> = {
@@ -235,6 +237,32 @@ export const EXAMPLES: Record<string, string[]> = {
   'gradebook setup extra-credit': ['coursebook gradebook setup extra-credit --course crs_data101 --category-cap 10 --course-cap none'],
   'gradebook setup mode': ['coursebook gradebook setup mode points --course crs_data101'],
   'gradebook scheme set': ['coursebook gradebook scheme set --course crs_data101 A=93 A-=90 B+=87 B=83 B-=80 C=70 D=60 F=0'],
+  // An assignment's rubric and instructions without JSON (readiness 3.2 and 3.4).
+  'assignments rubric show': [
+    'coursebook assignments rubric show --assignment asg_01',
+    'coursebook assignments rubric show --assignment asg_01 --json > rubric.json',
+  ],
+  'assignments rubric create': [
+    'coursebook assignments rubric create --assignment asg_06 --title "Finds the flaw" --level "Spot on=2: names the average and why it misleads" --level "Partly=1" --level "Missing=0"',
+    '# a criterion of its own id, second in the rubric',
+    'coursebook assignments rubric create --assignment asg_06 --title "Source" --id source --level "Cited=1" --level "Not cited=0" --position 1',
+    '# on a terminal: the title, then the levels one by one (an empty answer ends them)',
+    'coursebook assignments rubric create --assignment asg_06',
+  ],
+  'assignments rubric update': [
+    'coursebook assignments rubric update q1-accuracy --assignment asg_01 --title "Accuracy of definitions"',
+    '# replace the levels (a level keeping its title keeps its id)',
+    'coursebook assignments rubric update q1-accuracy --assignment asg_01 --level "Correct=5" --level "Close=3" --level "Incorrect=0"',
+  ],
+  'assignments rubric delete': ['coursebook assignments rubric delete q1-reasoning --assignment asg_01 --yes'],
+  'assignments instructions list': ['coursebook assignments instructions list --assignment asg_01'],
+  'assignments instructions create': [
+    'coursebook assignments instructions create --assignment asg_06 --type paragraph --text "Paste the link, then explain the mistake in two sentences."',
+    'coursebook assignments instructions create --assignment asg_06 --type heading --level 2 --text "Your task" --position 0',
+    'coursebook assignments instructions create --assignment asg_06 --type list --item "A link to the article" --item "Which average it uses"',
+    '# an instruction block is a block: change, move or delete it by id',
+    'coursebook blocks update blk_i06 --type paragraph --text "Link an article and explain the misleading average."',
+  ],
   'gradebook import': [
     'coursebook gradebook export --course crs_data101 --out grades.csv',
     '# edit grades.csv in a spreadsheet, then:',

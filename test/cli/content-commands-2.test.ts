@@ -88,6 +88,18 @@ describe('blocks create', () => {
     });
   });
 
+  it('a video takes its captions as a URL or as the text itself, and --duration in seconds', async () => {
+    const add = (...flags: string[]) => cb.run(['blocks', 'create', '--lesson', 'les_05', '--type', 'video', '--url', 'https://video.example/axes', ...flags]);
+    const byUrl = await add('--json', '--captions', 'https://video.example/axes.vtt', '--duration', '95');
+    expect(byUrl.code).toBe(0);
+    expect(JSON.parse(byUrl.stdout)).toMatchObject({ type: 'video', captions: 'https://video.example/axes.vtt', durationSeconds: 95 });
+    const byText = await add('--json', '--captions', 'Narrator: start every bar at zero.');
+    expect(JSON.parse(byText.stdout)).toMatchObject({ captions: 'Narrator: start every bar at zero.', durationSeconds: null });
+    // Named by the flag typed: --duration, not durationSeconds.
+    expectError(await add('--duration', '1.5'), 3, 'error (invalid): --duration: must be an integer\n');
+    expectError(await add('--duration', 'long'), 2, 'error: --duration must be a number (got "long")\n');
+  });
+
   it('neither --type nor --file is a usage error (exit 2) naming both', async () => {
     expectError(await cb.run(['blocks', 'create', '--lesson', 'les_05']), 2, 'error: give --file or --type (with its fields)\n');
   });

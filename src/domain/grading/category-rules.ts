@@ -4,6 +4,7 @@
  */
 import type { Problem } from '../../errors.js';
 import { compareStrings } from '../compare.js';
+import { slugId } from '../slug.js';
 import type { Category } from './types.js';
 
 /** An item's `categoryId` must be null or a category of the setup (assignment create and update, bulk moves). */
@@ -23,17 +24,7 @@ export function orderedCategories<C extends Pick<Category, 'id' | 'position'>>(c
 }
 
 /** A category id made from its name: `Quizzes & Tests` -> `quizzes-tests`; `category` when nothing is left. */
-export function categoryIdFromName(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return slug === '' ? 'category' : slug;
-}
+export const categoryIdFromName = (name: string): string => slugId(name, 'category');
 
 /**
  * The categories with `id` moved to index `position` of the (position, id) order, every
