@@ -17,6 +17,7 @@ import { duplicateIdProblems, type PathInFile, placePositions, recordsAlreadySto
 import type { Store } from './db.js';
 import { gradeCellsForBulkWrite } from './grade-cells.js';
 import { getFinalGrade, hasFinalGradeHistoryVersion, latestFinalGradeHistoryVersion } from './gradebook.js';
+import { replaceMovesOf, tidyAfterReplace } from './replace-moves.js';
 import { gradedState } from './submissions.js';
 import {
   ASSIGNMENTS,
@@ -120,6 +121,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
 
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';
+  const moves = options.replace ? await replaceMovesOf(store, d) : null;
   const block = (
     b: (typeof d.blocks)[number] | (typeof d.assignments)[number]['instructions'][number],
     where: Pick<BlockRecord, 'lessonId' | 'assignmentId' | 'position'>,
@@ -175,6 +177,7 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
       BLOCKS,
       d.blocks.map((b) => block(b, { lessonId: b.lessonId, assignmentId: null, position: positions.blocks.get(b.id)! })),
     );
+    if (moves) await tidyAfterReplace(tx, moves);
     const submissions = d.submissions.map((s) => ({
       ...s,
       state: s.state ?? (s.grade?.score !== null && s.grade?.score !== undefined ? gradedState(s.grade.releasedAt) : 'submitted'),

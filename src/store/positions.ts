@@ -52,3 +52,15 @@ export async function moveTo(store: Store, seq: Sequence, parentId: string, id: 
 export async function closeGap(store: Store, seq: Sequence, parentId: string, from: number): Promise<void> {
   await store.run(`UPDATE ${seq.table} SET position = position - 1 WHERE ${seq.parent} = ? AND position > ?`, parentId, from);
 }
+
+/**
+ * Renumber a parent's children 0..n-1 in their present order (position, then id), where a
+ * write that is not a move (an import's replace) left a gap or a repeat. In two steps, so
+ * no renumbered row meets another at its position on the way.
+ */
+export async function renumber(store: Store, seq: Sequence, parentId: string): Promise<void> {
+  const rows = (await siblingPositions(store, seq, parentId)).sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (rows.every((r, k) => r.position === k)) return;
+  for (const [k, r] of rows.entries()) await store.run(`UPDATE ${seq.table} SET position = ? WHERE id = ?`, -(k + 1), r.id);
+  await store.run(`UPDATE ${seq.table} SET position = -position - 1 WHERE ${seq.parent} = ? AND position < 0`, parentId);
+}

@@ -238,16 +238,58 @@ describe('a block id is one id, lesson block or instruction, named at its own pa
     expect(res.body.error.details).toEqual([{ path: 'tokens[2]', message: 'duplicate of tokens[1] (tk_1)' }]);
   });
 
-  it('with replace, a block the file puts elsewhere moves there, lesson block to instruction; the lesson it leaves is not renumbered', async () => {
+  it('with replace, a block the file puts elsewhere moves there, and the lesson it left closes the gap, as a move does', async () => {
     svc = await makeService();
     await importDataset({ ...LESSON, blocks: [lessonBlock('blk_0'), lessonBlock('blk_1'), lessonBlock('blk_2')] }, false);
     const res = await importDataset({ coursebook: 1, assignments: [assignment('a1', ['blk_0'])] }, true);
     expect(res.status).toBe(200);
     expect((await svc.call('GET', '/assignments/a1')).body.instructions).toEqual([expect.objectContaining({ id: 'blk_0', lessonId: null, text: 'Write.' })]);
-    const left = (await svc.call('GET', '/lessons/l1/blocks')).body as { id: string; position: number }[];
-    expect(left.map((b) => [b.id, b.position])).toEqual([
-      ['blk_1', 1],
-      ['blk_2', 2],
+    const left = async () => ((await svc.call('GET', '/lessons/l1/blocks')).body as { id: string; position: number }[]).map((b) => [b.id, b.position]);
+    expect(await left()).toEqual([
+      ['blk_1', 0],
+      ['blk_2', 1],
     ]);
+    // A block made afterwards goes last, at a position of its own.
+    expect((await svc.call('POST', '/lessons/l1/blocks', { type: 'divider' })).body.position).toBe(2);
+  });
+
+  it("with replace, an assignment keeps its stored instructions beside the file's, numbered as one list (no two at one position)", async () => {
+    svc = await makeService();
+    await importDataset({ ...LESSON, assignments: [assignment('a1', ['blk_a', 'blk_b'])] }, false);
+    expect((await importDataset({ coursebook: 1, assignments: [assignment('a1', ['blk_c'])] }, true)).status).toBe(200);
+    const instructions = (await svc.call('GET', '/assignments/a1')).body.instructions as { id: string; position: number }[];
+    expect(instructions.map((b) => [b.id, b.position])).toEqual([
+      ['blk_a', 0],
+      ['blk_c', 1],
+      ['blk_b', 2],
+    ]);
+  });
+
+  it('with replace, a module moved to another course takes its lessons and assignments along, and its old course closes the gap', async () => {
+    // The service's course c1 has its module m1 at 0; mA, mB and mC come at 1, 2 and 3.
+    svc = await makeService({
+      courses: [
+        { id: 'c1', title: 'One' },
+        { id: 'c2', title: 'Two' },
+      ],
+    });
+    const module = (id: string, courseId: string) => ({ id, courseId, title: `Module ${id}` });
+    await importDataset(
+      {
+        coursebook: 1,
+        modules: [module('mA', 'c1'), module('mB', 'c1'), module('mC', 'c1')],
+        lessons: [{ id: 'lA', moduleId: 'mA', title: 'L', minutes: 5 }],
+        assignments: [{ id: 'aA', moduleId: 'mA', title: 'A', points: 1 }],
+      },
+      false,
+    );
+    expect((await importDataset({ coursebook: 1, modules: [module('mA', 'c2')] }, true)).status).toBe(200);
+    expect(((await svc.call('GET', '/courses/c1/modules')).body as { id: string; position: number }[]).map((m) => [m.id, m.position])).toEqual([
+      ['m1', 0],
+      ['mB', 1],
+      ['mC', 2],
+    ]);
+    expect((await svc.call('GET', '/lessons/lA')).body.courseId).toBe('c2');
+    expect((await svc.call('GET', '/assignments/aA')).body.courseId).toBe('c2');
   });
 });
