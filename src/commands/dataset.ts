@@ -25,7 +25,8 @@ export const datasetCommands = defineCommands([
         }
         return { kind: 'api', response: await ctx.client.request('POST', `/courses/import${opts.asNew ? '?asNew=true' : ''}`, text) };
       }
-      ctx.note(`importing ${file}...`);
+      // Progress, so on a terminal only (a script's stderr carries errors and nothing else).
+      if (ctx.io.stderr.isTTY === true) ctx.note(`importing ${file}...`);
       const response = await ctx.client.request<Record<string, number>>('POST', `/import${opts.replace ? '?replace=true' : ''}`, text);
       return {
         kind: 'api',
