@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defaultStorePath } from './client.js';
 import { type GlobalOptions, UsageError } from './command.js';
-import { configPath, defaultProfileName, type Profile, readConfig, redact } from './config.js';
+import { type ConfigSource, defaultProfileName, type Profile, profileNamed, redact } from './config.js';
 import type { Env } from './io.js';
 
 /** The profile in effect and its name (undefined when none applies). */
@@ -17,13 +17,13 @@ export interface SelectedProfile {
  * A back-end flag (--db, --memory, --base-url) without --profile sets the default profile
  * aside whole: its settings (its course too) describe its own back end.
  */
-export function selectedProfile(g: GlobalOptions, env: Env): SelectedProfile {
+export async function selectedProfile(g: GlobalOptions, env: Env, config: ConfigSource): Promise<SelectedProfile> {
   const profileName = g.profile ?? env.COURSEBOOK_PROFILE;
   if (profileName === undefined && (g.db || g.memory || g.baseUrl)) return { profile: {} };
-  const config = readConfig(configPath(env));
-  const name = profileName ?? defaultProfileName(config);
+  const file = await config();
+  const name = profileName ?? defaultProfileName(file);
   if (name === undefined) return { profile: {} };
-  const found = config.profiles[name];
+  const found = profileNamed(file, name);
   if (!found) {
     if (profileName !== undefined) throw new UsageError(`no profile named ${JSON.stringify(name)} (see coursebook config list)`);
     return { profile: {} };
@@ -47,7 +47,7 @@ export interface StorePath {
  * else the default path. The path may be a PostgreSQL URL (postgres://USER@HOST:PORT/DB):
  * src/store/db.ts decides the dialect, so that rule has one home.
  */
-export function resolveStorePath(g: GlobalOptions, env: Env, profile: Profile = selectedProfile(g, env).profile): StorePath {
+export function resolveStorePath(g: GlobalOptions, env: Env, profile: Profile): StorePath {
   refuseTwoStores(g);
   if (g.memory) return { path: ':memory:', isDefault: false };
   const chosen = pick(g.db, env.COURSEBOOK_DB, profile.db);
@@ -106,9 +106,9 @@ function refuseMixedFlags(g: GlobalOptions, remote: boolean): void {
   if (remote && g.dbPool !== undefined) throw new UsageError('--db-pool sizes the connection pool of a local PostgreSQL store; a remote service has its own');
 }
 
-export function resolveBackend(g: GlobalOptions, env: Env): Backend {
+export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigSource): Promise<Backend> {
   refuseMixedFlags(g, false);
-  const { name, profile } = selectedProfile(g, env);
+  const { name, profile } = await selectedProfile(g, env, config);
   const named = name === undefined ? {} : { profile: name };
   const localFlag = g.db !== undefined || g.memory === true;
   const baseUrl = localFlag ? undefined : pick(g.baseUrl, env.COURSEBOOK_BASE_URL, profile.baseUrl);
@@ -225,18 +225,22 @@ function profileHint(name: string): string {
  * profile give, as without them. A profile in effect that is a service is not a local store,
  * and the error says so.
  */
-export function resolveSyncEnds(g: GlobalOptions, env: Env, remoteProfile: string | undefined, flag: string): SyncEnds {
+export async function resolveSyncEnds(g: GlobalOptions, env: Env, config: ConfigSource, remoteProfile: string | undefined, flag: string): Promise<SyncEnds> {
   let here: Backend;
   let there: Backend;
   if (remoteProfile !== undefined) {
-    const found = readConfig(configPath(env)).profiles[remoteProfile];
+    const found = profileNamed(await config(), remoteProfile);
     if (!found) throw new UsageError(`no profile named ${JSON.stringify(remoteProfile)} for ${flag}${profileHint(remoteProfile)}`);
     there = profileBackend(found, remoteProfile, flag);
-    here = resolveBackend(g, env);
+    here = await resolveBackend(g, env, config);
   } else {
     const baseUrl = pick(g.baseUrl, env.COURSEBOOK_BASE_URL);
     const token = pick(g.token, env.COURSEBOOK_TOKEN);
-    here = resolveBackend({ ...g, baseUrl: undefined, token: undefined }, { ...env, COURSEBOOK_BASE_URL: undefined, COURSEBOOK_TOKEN: undefined });
+    here = await resolveBackend(
+      { ...g, baseUrl: undefined, token: undefined },
+      { ...env, COURSEBOOK_BASE_URL: undefined, COURSEBOOK_TOKEN: undefined },
+      config,
+    );
     if (here.kind === 'remote') {
       const name = here.profile ?? 'PROFILE';
       const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${redact('baseUrl', here.baseUrl)}, not a local store`;
