@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defaultStorePath } from './client.js';
 import { type GlobalOptions, UsageError } from './command.js';
-import { type ConfigSource, defaultProfileName, type Profile, profileNamed, redact } from './config.js';
+import { type ConfigSource, configPath, defaultProfileName, missingDefaultProfile, type Profile, profileNamed, redact } from './config.js';
 import type { Env } from './io.js';
 
 /** The profile in effect and its name (undefined when none applies). */
@@ -15,7 +15,8 @@ export interface SelectedProfile {
  * Flags > environment > profile > default (cli-and-serve.md). The profile is --profile,
  * else COURSEBOOK_PROFILE, else the one `config use` chose, else the one named `default`.
  * A back-end flag (--db, --memory, --base-url) without --profile sets the default profile
- * aside whole: its settings (its course too) describe its own back end.
+ * aside whole: its settings (its course too) describe its own back end. A default chosen
+ * with `config use` that the file no longer has is a usage error, not a silent local store.
  */
 export async function selectedProfile(g: GlobalOptions, env: Env, config: ConfigSource): Promise<SelectedProfile> {
   const profileName = g.profile ?? env.COURSEBOOK_PROFILE;
@@ -26,7 +27,7 @@ export async function selectedProfile(g: GlobalOptions, env: Env, config: Config
   const found = profileNamed(file, name);
   if (!found) {
     if (profileName !== undefined) throw new UsageError(`no profile named ${JSON.stringify(name)} (see coursebook config list)`);
-    return { profile: {} };
+    throw new UsageError(missingDefaultProfile(configPath(env), name));
   }
   return { name, profile: found };
 }

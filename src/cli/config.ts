@@ -157,6 +157,11 @@ export function profileNamed(config: ConfigFile, name: string): Profile | undefi
   return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
 }
 
+/** The default profile `config use` chose and the file no longer has: refused where it would apply, warned about by `config list`. */
+export function missingDefaultProfile(path: string, name: string): string {
+  return `the default profile is ${JSON.stringify(name)} (defaultProfile in the config file ${path}), and there is no profile of that name; choose one with coursebook config use NAME, or clear it with coursebook config use --none`;
+}
+
 /** Written atomically with mode 0600: it may hold tokens. */
 export function writeConfig(path: string, config: ConfigFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -1,5 +1,5 @@
 import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
-import { configPath, defaultProfileName, editConfig, isRecord, profileNamed, rawProfiles, redact } from '../cli/config.js';
+import { configPath, defaultProfileName, editConfig, isRecord, missingDefaultProfile, profileNamed, rawProfiles, redact } from '../cli/config.js';
 import { PROFILE_KEYS } from '../schemas/config-keys.js';
 
 const checkKey = (key: string): (typeof PROFILE_KEYS)[number] => {
@@ -97,6 +97,7 @@ export const configCommands = defineCommands([
       const path = configPath(ctx.env);
       const config = await ctx.config();
       const inEffect = defaultProfileName(config);
+      if (inEffect !== undefined && !profileNamed(config, inEffect)) ctx.note(`coursebook: warning: ${missingDefaultProfile(path, inEffect)}`);
       // The settings coursebook knows, in the file's order: an unknown key (warned about) might be an unredacted secret.
       const settings = (profile: Record<string, unknown>) => Object.entries(profile).filter(([k]) => (PROFILE_KEYS as readonly string[]).includes(k));
       const lines: string[] = [];

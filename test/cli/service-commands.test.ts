@@ -551,6 +551,19 @@ describe('the config file, checked when read', () => {
     expect(JSON.parse(readFileSync(c.file, 'utf8'))).toEqual({ profiles: { a: { db: ':memory:' } } });
   });
 
+  it('a default profile the file does not have is a usage error where it would apply (exit 2), a warning in config list', async () => {
+    const c = withConfig('{"defaultProfile":"gone","profiles":{"a":{"db":":memory:"}}}');
+    const missing = `the default profile is "gone" (defaultProfile in the config file ${c.file}), and there is no profile of that name; choose one with coursebook config use NAME, or clear it with coursebook config use --none`;
+    expect(await c.run(['courses', 'list'])).toEqual({ code: 2, stdout: '', stderr: `error: ${missing}\n` });
+    // Where the default profile does not apply, nothing is said.
+    expect(await c.run(['--memory', 'courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await c.run(['--profile', 'a', 'courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await c.run(['courses', 'list'], { COURSEBOOK_PROFILE: 'a' })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await c.run(['config', 'list'])).toEqual({ code: 0, stdout: 'a\tdb\t:memory:\n', stderr: `coursebook: warning: ${missing}\n` });
+    expect(await c.run(['config', 'use', 'a'])).toMatchObject({ code: 0, stderr: 'a is now the default profile\n' });
+    expect(await c.run(['courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('a profile named like an object property (toString) is no profile', async () => {
     const c = withConfig('{"profiles":{}}');
     expect(await c.run(['--profile', 'toString', 'courses', 'list'])).toEqual({
