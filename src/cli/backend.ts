@@ -97,16 +97,24 @@ function refuseTwoStores(g: GlobalOptions): void {
   throw new UsageError('--memory and --db both name a local store: give one');
 }
 
+/** What an acting user (--as, COURSEBOOK_AS, a profile's as) is, and why a service takes none. */
+const AGAINST_A_SERVICE = 'acts as a user of a local store; against a remote service the token says who you are';
+
 /** Local-only flags next to a remote back end are a usage error, not silently ignored. */
 function refuseMixedFlags(g: GlobalOptions, remote: boolean): void {
   refuseTwoStores(g);
   if ((g.memory || g.db !== undefined) && g.baseUrl !== undefined)
     throw new UsageError(`${g.memory ? '--memory' : '--db'} selects a local store and --base-url a remote service: give one`);
-  if (remote && g.as !== undefined)
-    throw new UsageError('--as acts as a user of a local store; against a remote service the token says who you are (drop --as, or use --db)');
+  if (remote && g.as !== undefined) throw new UsageError(`--as ${AGAINST_A_SERVICE} (drop --as, or use --db)`);
   if (remote && g.dbPool !== undefined) throw new UsageError('--db-pool sizes the connection pool of a local PostgreSQL store; a remote service has its own');
 }
 
+/**
+ * The back end of a command. `--as` acts as a user of a local store: against a service the
+ * token says who you are, so an acting user from any source (the flag, COURSEBOOK_AS, the
+ * profile's `as`) with a remote back end is refused, naming where it came from, before any
+ * request. With a local back end (a profile's `as` with --db too) it applies as always.
+ */
 export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigSource): Promise<Backend> {
   refuseMixedFlags(g, false);
   const { name, profile } = await selectedProfile(g, env, config);
@@ -115,6 +123,7 @@ export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigS
   const baseUrl = localFlag ? undefined : pick(g.baseUrl, env.COURSEBOOK_BASE_URL, profile.baseUrl);
   if (baseUrl) {
     refuseMixedFlags(g, true);
+    refuseActingUser(env, name, profile);
     const token = pick(g.token, env.COURSEBOOK_TOKEN, profile.token);
     return { kind: 'remote', baseUrl, ...(token === undefined ? {} : { token }), ...named };
   }
@@ -130,6 +139,21 @@ export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigS
     ...named,
     ...(pool === undefined ? {} : { pool }),
   };
+}
+
+/**
+ * An acting user that would otherwise be silently ignored by a remote back end, from the
+ * environment or the profile (the flag is refused with the other local-only flags), named
+ * as the source that would have applied: flags beat the environment, which beats the profile.
+ */
+function refuseActingUser(env: Env, profileName: string | undefined, profile: Profile): void {
+  if (env.COURSEBOOK_AS !== undefined && env.COURSEBOOK_AS !== '')
+    throw new UsageError(`COURSEBOOK_AS (${JSON.stringify(env.COURSEBOOK_AS)}) ${AGAINST_A_SERVICE} (unset COURSEBOOK_AS, or use --db)`);
+  if (profile.as !== undefined && profile.as !== '') {
+    const which = profileName === undefined ? 'the profile' : `the profile ${JSON.stringify(profileName)}`;
+    const unset = `coursebook config unset as${profileName === undefined || profileName === 'default' ? '' : ` --name ${profileName}`}`;
+    throw new UsageError(`${which} sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with ${unset}, or use --db)`);
+  }
 }
 
 /**
@@ -172,9 +196,15 @@ export interface SyncEnds {
   remote: string;
 }
 
-/** A profile used as the remote: its service (baseUrl, token) or its store file (db, as). */
+/** A profile used as the remote: its service (baseUrl, token) or its store file (db, as). A service's profile with `as` is refused, as for resolveBackend. */
 function profileBackend(profile: Profile, name: string, flag: string): Backend {
-  if (profile.baseUrl) return profile.token ? { kind: 'remote', baseUrl: profile.baseUrl, token: profile.token } : { kind: 'remote', baseUrl: profile.baseUrl };
+  if (profile.baseUrl) {
+    if (profile.as !== undefined && profile.as !== '')
+      throw new UsageError(
+        `the profile ${JSON.stringify(name)} (${flag}) sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with coursebook config unset as --name ${name})`,
+      );
+    return profile.token ? { kind: 'remote', baseUrl: profile.baseUrl, token: profile.token } : { kind: 'remote', baseUrl: profile.baseUrl };
+  }
   if (profile.db) return { kind: 'local', db: profile.db, isDefault: false, memory: false, ...(profile.as ? { as: profile.as } : {}) };
   throw new UsageError(`profile ${JSON.stringify(name)} (${flag}) has neither a baseUrl nor a db; set one with coursebook config set`);
 }
