@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defaultStorePath } from './client.js';
 import { type GlobalOptions, UsageError } from './command.js';
-import { configPath, defaultProfileName, type Profile, readConfig, redact } from './config.js';
+import { type ConfigSource, configPath, defaultProfileName, missingDefaultProfile, type Profile, profileNamed, redact } from './config.js';
 import type { Env } from './io.js';
 
 /** The profile in effect and its name (undefined when none applies). */
@@ -15,18 +15,19 @@ export interface SelectedProfile {
  * Flags > environment > profile > default (cli-and-serve.md). The profile is --profile,
  * else COURSEBOOK_PROFILE, else the one `config use` chose, else the one named `default`.
  * A back-end flag (--db, --memory, --base-url) without --profile sets the default profile
- * aside whole: its settings (its course too) describe its own back end.
+ * aside whole: its settings (its course too) describe its own back end. A default chosen
+ * with `config use` that the file no longer has is a usage error, not a silent local store.
  */
-export function selectedProfile(g: GlobalOptions, env: Env): SelectedProfile {
+export async function selectedProfile(g: GlobalOptions, env: Env, config: ConfigSource): Promise<SelectedProfile> {
   const profileName = g.profile ?? env.COURSEBOOK_PROFILE;
   if (profileName === undefined && (g.db || g.memory || g.baseUrl)) return { profile: {} };
-  const config = readConfig(configPath(env));
-  const name = profileName ?? defaultProfileName(config);
+  const file = await config();
+  const name = profileName ?? defaultProfileName(file);
   if (name === undefined) return { profile: {} };
-  const found = config.profiles[name];
+  const found = profileNamed(file, name);
   if (!found) {
     if (profileName !== undefined) throw new UsageError(`no profile named ${JSON.stringify(name)} (see coursebook config list)`);
-    return { profile: {} };
+    throw new UsageError(missingDefaultProfile(configPath(env), name));
   }
   return { name, profile: found };
 }
@@ -47,7 +48,7 @@ export interface StorePath {
  * else the default path. The path may be a PostgreSQL URL (postgres://USER@HOST:PORT/DB):
  * src/store/db.ts decides the dialect, so that rule has one home.
  */
-export function resolveStorePath(g: GlobalOptions, env: Env, profile: Profile = selectedProfile(g, env).profile): StorePath {
+export function resolveStorePath(g: GlobalOptions, env: Env, profile: Profile): StorePath {
   refuseTwoStores(g);
   if (g.memory) return { path: ':memory:', isDefault: false };
   const chosen = pick(g.db, env.COURSEBOOK_DB, profile.db);
@@ -96,24 +97,33 @@ function refuseTwoStores(g: GlobalOptions): void {
   throw new UsageError('--memory and --db both name a local store: give one');
 }
 
+/** What an acting user (--as, COURSEBOOK_AS, a profile's as) is, and why a service takes none. */
+const AGAINST_A_SERVICE = 'acts as a user of a local store; against a remote service the token says who you are';
+
 /** Local-only flags next to a remote back end are a usage error, not silently ignored. */
 function refuseMixedFlags(g: GlobalOptions, remote: boolean): void {
   refuseTwoStores(g);
   if ((g.memory || g.db !== undefined) && g.baseUrl !== undefined)
     throw new UsageError(`${g.memory ? '--memory' : '--db'} selects a local store and --base-url a remote service: give one`);
-  if (remote && g.as !== undefined)
-    throw new UsageError('--as acts as a user of a local store; against a remote service the token says who you are (drop --as, or use --db)');
+  if (remote && g.as !== undefined) throw new UsageError(`--as ${AGAINST_A_SERVICE} (drop --as, or use --db)`);
   if (remote && g.dbPool !== undefined) throw new UsageError('--db-pool sizes the connection pool of a local PostgreSQL store; a remote service has its own');
 }
 
-export function resolveBackend(g: GlobalOptions, env: Env): Backend {
+/**
+ * The back end of a command. `--as` acts as a user of a local store: against a service the
+ * token says who you are, so an acting user from any source (the flag, COURSEBOOK_AS, the
+ * profile's `as`) with a remote back end is refused, naming where it came from, before any
+ * request. With a local back end (a profile's `as` with --db too) it applies as always.
+ */
+export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigSource): Promise<Backend> {
   refuseMixedFlags(g, false);
-  const { name, profile } = selectedProfile(g, env);
+  const { name, profile } = await selectedProfile(g, env, config);
   const named = name === undefined ? {} : { profile: name };
   const localFlag = g.db !== undefined || g.memory === true;
   const baseUrl = localFlag ? undefined : pick(g.baseUrl, env.COURSEBOOK_BASE_URL, profile.baseUrl);
   if (baseUrl) {
     refuseMixedFlags(g, true);
+    refuseActingUser(env, name, profile);
     const token = pick(g.token, env.COURSEBOOK_TOKEN, profile.token);
     return { kind: 'remote', baseUrl, ...(token === undefined ? {} : { token }), ...named };
   }
@@ -129,6 +139,21 @@ export function resolveBackend(g: GlobalOptions, env: Env): Backend {
     ...named,
     ...(pool === undefined ? {} : { pool }),
   };
+}
+
+/**
+ * An acting user that would otherwise be silently ignored by a remote back end, from the
+ * environment or the profile (the flag is refused with the other local-only flags), named
+ * as the source that would have applied: flags beat the environment, which beats the profile.
+ */
+function refuseActingUser(env: Env, profileName: string | undefined, profile: Profile): void {
+  if (env.COURSEBOOK_AS !== undefined && env.COURSEBOOK_AS !== '')
+    throw new UsageError(`COURSEBOOK_AS (${JSON.stringify(env.COURSEBOOK_AS)}) ${AGAINST_A_SERVICE} (unset COURSEBOOK_AS, or use --db)`);
+  if (profile.as !== undefined && profile.as !== '') {
+    const which = profileName === undefined ? 'the profile' : `the profile ${JSON.stringify(profileName)}`;
+    const unset = `coursebook config unset as${profileName === undefined || profileName === 'default' ? '' : ` --name ${profileName}`}`;
+    throw new UsageError(`${which} sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with ${unset}, or use --db)`);
+  }
 }
 
 /**
@@ -171,9 +196,15 @@ export interface SyncEnds {
   remote: string;
 }
 
-/** A profile used as the remote: its service (baseUrl, token) or its store file (db, as). */
+/** A profile used as the remote: its service (baseUrl, token) or its store file (db, as). A service's profile with `as` is refused, as for resolveBackend. */
 function profileBackend(profile: Profile, name: string, flag: string): Backend {
-  if (profile.baseUrl) return profile.token ? { kind: 'remote', baseUrl: profile.baseUrl, token: profile.token } : { kind: 'remote', baseUrl: profile.baseUrl };
+  if (profile.baseUrl) {
+    if (profile.as !== undefined && profile.as !== '')
+      throw new UsageError(
+        `the profile ${JSON.stringify(name)} (${flag}) sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with coursebook config unset as --name ${name})`,
+      );
+    return profile.token ? { kind: 'remote', baseUrl: profile.baseUrl, token: profile.token } : { kind: 'remote', baseUrl: profile.baseUrl };
+  }
   if (profile.db) return { kind: 'local', db: profile.db, isDefault: false, memory: false, ...(profile.as ? { as: profile.as } : {}) };
   throw new UsageError(`profile ${JSON.stringify(name)} (${flag}) has neither a baseUrl nor a db; set one with coursebook config set`);
 }
@@ -225,18 +256,22 @@ function profileHint(name: string): string {
  * profile give, as without them. A profile in effect that is a service is not a local store,
  * and the error says so.
  */
-export function resolveSyncEnds(g: GlobalOptions, env: Env, remoteProfile: string | undefined, flag: string): SyncEnds {
+export async function resolveSyncEnds(g: GlobalOptions, env: Env, config: ConfigSource, remoteProfile: string | undefined, flag: string): Promise<SyncEnds> {
   let here: Backend;
   let there: Backend;
   if (remoteProfile !== undefined) {
-    const found = readConfig(configPath(env)).profiles[remoteProfile];
+    const found = profileNamed(await config(), remoteProfile);
     if (!found) throw new UsageError(`no profile named ${JSON.stringify(remoteProfile)} for ${flag}${profileHint(remoteProfile)}`);
     there = profileBackend(found, remoteProfile, flag);
-    here = resolveBackend(g, env);
+    here = await resolveBackend(g, env, config);
   } else {
     const baseUrl = pick(g.baseUrl, env.COURSEBOOK_BASE_URL);
     const token = pick(g.token, env.COURSEBOOK_TOKEN);
-    here = resolveBackend({ ...g, baseUrl: undefined, token: undefined }, { ...env, COURSEBOOK_BASE_URL: undefined, COURSEBOOK_TOKEN: undefined });
+    here = await resolveBackend(
+      { ...g, baseUrl: undefined, token: undefined },
+      { ...env, COURSEBOOK_BASE_URL: undefined, COURSEBOOK_TOKEN: undefined },
+      config,
+    );
     if (here.kind === 'remote') {
       const name = here.profile ?? 'PROFILE';
       const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${redact('baseUrl', here.baseUrl)}, not a local store`;

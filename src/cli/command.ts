@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Backend } from './backend.js';
+import type { ConfigSource } from './config.js';
 import type { Env, Io } from './io.js';
 import type { ParentDef, ParentKind } from './parents.js';
 import type { AnswerCheck } from './prompt.js';
@@ -80,6 +81,8 @@ export interface CommandContext {
   require(value: string | undefined, flag: string, question: string, check?: AnswerCheck): Promise<string>;
   /** Global options (json, db, baseUrl, ...), for commands that need them (serve, config). */
   globals: GlobalOptions;
+  /** The config file of this run, read and checked once (src/cli/config.ts; its warnings said once). */
+  config: ConfigSource;
   /** A client for another back end (push, pull and diff talk to two); closed when the command ends. */
   openClient(backend: Backend): Promise<ApiClient>;
   stdoutIsTTY: boolean;

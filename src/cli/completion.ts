@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { resolveBackend } from './backend.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
-import { configPath, readConfig } from './config.js';
+import { configPath, configSource, readConfig } from './config.js';
 import { commandOptions, GLOBAL_OPTIONS, optionShape } from './global-options.js';
 import type { Io } from './io.js';
 
@@ -106,7 +106,12 @@ function walk(root: Node, words: string[]): Position {
 
 /** Course ids on a local store that exists (completion never creates a store); none for a remote one. */
 async function localCourseIds(globals: GlobalOptions, io: Io): Promise<Candidate[]> {
-  const backend = resolveBackend(globals, io.env);
+  // A broken config file fails completion quietly (program.ts), and its warnings are not printed into the line.
+  const backend = await resolveBackend(
+    globals,
+    io.env,
+    configSource(configPath(io.env), () => {}),
+  );
   if (backend.kind !== 'local' || backend.memory || !existsSync(backend.db)) return [];
   const { openLocalClient } = await import('./local.js');
   const local = await openLocalClient({
@@ -139,7 +144,7 @@ export async function complete(root: Node, words: string[], io: Io): Promise<Can
     const flags = position.awaitingValue.flags;
     if (namesCourse(flags)) candidates = await localCourseIds(position.globals, io);
     else if (flags.startsWith('--profile'))
-      candidates = Object.keys(readConfig(configPath(io.env)).profiles).map((value) => ({ value, description: 'profile' }));
+      candidates = Object.keys((await readConfig(configPath(io.env), () => {})).profiles).map((value) => ({ value, description: 'profile' }));
   } else if (current.startsWith('-')) {
     for (const o of [...(node.def ? commandOptions(node.def) : []), ...GLOBAL_OPTIONS, { flags: '--help', description: 'show help' }]) {
       for (const name of optionShape(o.flags).names.filter((n) => n.startsWith('--'))) candidates.push({ value: name, description: o.description });

@@ -96,10 +96,10 @@ export function typedParents(def: CommandDef, invocation: Invocation, opts: Reco
 }
 
 /** The course when no flag names it: COURSEBOOK_COURSE, else the course of the profile in effect. */
-export function defaultCourse(ctx: Pick<CommandContext, 'env' | 'globals'>): string | undefined {
+export async function defaultCourse(ctx: Pick<CommandContext, 'env' | 'globals' | 'config'>): Promise<string | undefined> {
   const fromEnv = ctx.env[COURSE_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  const fromProfile = selectedProfile(ctx.globals, ctx.env).profile.course;
+  const fromProfile = (await selectedProfile(ctx.globals, ctx.env, ctx.config)).profile.course;
   return fromProfile === undefined || fromProfile === '' ? undefined : fromProfile;
 }
 
@@ -123,7 +123,7 @@ async function resolveParent(
 ): Promise<string> {
   const typed = given[kind];
   if (typed !== undefined && typed !== '') return typed;
-  const fallback = kind === 'course' ? defaultCourse(ctx) : undefined;
+  const fallback = kind === 'course' ? await defaultCourse(ctx) : undefined;
   if (fallback !== undefined) return fallback;
   if (!ctx.interactive) throw missing(kind);
   // Pick lists live beside the prompts' validators and the schemas they check with: loaded only when one is shown.

@@ -5,6 +5,7 @@ import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
+import { configPath, configSource } from './config.js';
 import { errorLines, fileError, flagOfField, problemsByFlag, sentencesByFlag } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import { checkedUtf8, type Io } from './io.js';
@@ -200,7 +201,8 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     // Everything that can be refused before a request is: the query, the limit, the back end.
     const query = g.query === undefined ? undefined : await checkedQuery(g.query);
     const limit = isListCommand(def) ? parseLimit(opts.limit) : undefined;
-    const backend = def.noClient ? null : resolveBackend(g, io.env);
+    const config = configSource(configPath(io.env), (m) => void io.stderr.write(`${m}\n`));
+    const backend = def.noClient ? null : await resolveBackend(g, io.env, config);
     const connected = backend ? await makeClient(backend, io, def, cleanups) : null;
     const paged = connected && !def.rawClient ? pagingClient(connected, limit) : connected;
     // Whether the command asked for a change: a --query that fails on its answer must not
@@ -227,6 +229,7 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
       color,
       prompt,
       globals: g,
+      config,
       openClient: (backend) => openBackend(backend, io, true, cleanups),
       stdoutIsTTY: io.stdout.isTTY === true,
       backend,

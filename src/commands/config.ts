@@ -1,5 +1,6 @@
 import { type CommandResult, defineCommands, UsageError } from '../cli/command.js';
-import { configPath, defaultProfileName, PROFILE_KEYS, type Profile, readConfig, redact, writeConfig } from '../cli/config.js';
+import { configPath, defaultProfileName, editConfig, isRecord, missingDefaultProfile, profileNamed, rawProfiles, redact } from '../cli/config.js';
+import { PROFILE_KEYS } from '../schemas/config-keys.js';
 
 const checkKey = (key: string): (typeof PROFILE_KEYS)[number] => {
   if (!(PROFILE_KEYS as readonly string[]).includes(key))
@@ -21,13 +22,15 @@ export const configCommands = defineCommands([
     options: [profileOption, { flags: '--default', description: 'also make this the default profile (as config use does)' }],
     handler: async (ctx, [key, value], opts): Promise<CommandResult> => {
       const k = checkKey(key!);
-      const path = configPath(ctx.env);
-      const config = readConfig(path);
       const name = String(opts.name);
-      config.profiles[name] = { ...(config.profiles[name] ?? {}), [k]: value } as Profile;
-      // Only --default or `config use` changes which profile applies: setting a value never does.
-      if (opts.default === true) config.defaultProfile = name;
-      writeConfig(path, config);
+      await editConfig(configPath(ctx.env), ctx.note, (raw) => {
+        // A file whose profiles (or this profile) are not objects is left for the check to name.
+        const profiles = rawProfiles(raw, true);
+        const profile = profiles?.[name] ?? {};
+        if (profiles && isRecord(profile)) profiles[name] = { ...profile, [k]: value };
+        // Only --default or `config use` changes which profile applies: setting a value never does.
+        if (opts.default === true) raw.defaultProfile = name;
+      });
       return { kind: 'none', note: `set ${name}.${k} = ${redact(k, value!)}${opts.default === true ? ` (${name} is now the default profile)` : ''}` };
     },
   },
@@ -39,11 +42,12 @@ export const configCommands = defineCommands([
     options: [profileOption],
     handler: async (ctx, [key], opts): Promise<CommandResult> => {
       const k = checkKey(key!);
-      const path = configPath(ctx.env);
-      const config = readConfig(path);
-      const profile = config.profiles[String(opts.name)];
-      if (profile) delete profile[k];
-      writeConfig(path, config);
+      const name = String(opts.name);
+      await editConfig(configPath(ctx.env), ctx.note, (raw) => {
+        const profiles = rawProfiles(raw, true);
+        const profile = profiles && Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+        if (isRecord(profile)) delete profile[k];
+      });
       return { kind: 'none' };
     },
   },
@@ -55,7 +59,7 @@ export const configCommands = defineCommands([
     options: [profileOption],
     handler: async (ctx, [key], opts): Promise<CommandResult> => {
       const k = checkKey(key!);
-      const value = readConfig(configPath(ctx.env)).profiles[String(opts.name)]?.[k];
+      const value = profileNamed(await ctx.config(), String(opts.name))?.[k];
       if (value === undefined) throw new UsageError(`${String(opts.name)}.${k} is not set`);
       return { kind: 'text', text: `${redact(k, value)}\n` };
     },
@@ -68,22 +72,21 @@ export const configCommands = defineCommands([
     options: [{ flags: '--none', description: 'clear the default profile' }],
     handler: async (ctx, [name], opts): Promise<CommandResult> => {
       if ((name === undefined) === (opts.none !== true)) throw new UsageError('give a profile name, or --none to clear the default');
-      const path = configPath(ctx.env);
-      const config = readConfig(path);
-      if (name === undefined) {
-        delete config.defaultProfile;
-        writeConfig(path, config);
-        return { kind: 'none', note: 'no default profile' };
-      }
-      if (!config.profiles[name]) {
-        const known = Object.keys(config.profiles);
-        throw new UsageError(
-          `no profile named ${JSON.stringify(name)}${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with coursebook config set KEY VALUE --name ${name}`,
-        );
-      }
-      config.defaultProfile = name;
-      writeConfig(path, config);
-      return { kind: 'none', note: `${name} is now the default profile` };
+      await editConfig(configPath(ctx.env), ctx.note, (raw) => {
+        if (name === undefined) {
+          delete raw.defaultProfile;
+          return;
+        }
+        const profiles = rawProfiles(raw, false) ?? {};
+        if (!Object.hasOwn(profiles, name)) {
+          const known = Object.keys(profiles);
+          throw new UsageError(
+            `no profile named ${JSON.stringify(name)}${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with coursebook config set KEY VALUE --name ${name}`,
+          );
+        }
+        raw.defaultProfile = name;
+      });
+      return { kind: 'none', note: name === undefined ? 'no default profile' : `${name} is now the default profile` };
     },
   },
   {
@@ -92,14 +95,17 @@ export const configCommands = defineCommands([
     noClient: true,
     handler: async (ctx): Promise<CommandResult> => {
       const path = configPath(ctx.env);
-      const config = readConfig(path);
+      const config = await ctx.config();
       const inEffect = defaultProfileName(config);
+      if (inEffect !== undefined && !profileNamed(config, inEffect)) ctx.note(`coursebook: warning: ${missingDefaultProfile(path, inEffect)}`);
+      // The settings coursebook knows, in the file's order: an unknown key (warned about) might be an unredacted secret.
+      const settings = (profile: Record<string, unknown>) => Object.entries(profile).filter(([k]) => (PROFILE_KEYS as readonly string[]).includes(k));
       const lines: string[] = [];
       for (const [name, profile] of Object.entries(config.profiles)) {
-        for (const [k, v] of Object.entries(profile)) lines.push(`${name}${name === inEffect ? '*' : ''}\t${k}\t${redact(k, String(v))}`);
+        for (const [k, v] of settings(profile)) lines.push(`${name}${name === inEffect ? '*' : ''}\t${k}\t${redact(k, String(v))}`);
       }
       const safe = Object.fromEntries(
-        Object.entries(config.profiles).map(([n, p]) => [n, Object.fromEntries(Object.entries(p).map(([k, v]) => [k, redact(k, String(v))]))]),
+        Object.entries(config.profiles).map(([n, p]) => [n, Object.fromEntries(settings(p).map(([k, v]) => [k, redact(k, String(v))]))]),
       );
       return {
         kind: 'text',

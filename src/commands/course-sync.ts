@@ -102,7 +102,7 @@ const SYNC_OPTIONS: OptionDef[] = [
 /** What `push` and `pull` share: the plan (a dry run on the side being written), the checks, the confirmation, the write, the mark. */
 async function transfer(ctx: CommandContext, direction: Direction, courseId: string, opts: Record<string, unknown>): Promise<CommandResult> {
   const flag = direction === 'push' ? '--to' : '--from';
-  const ends = resolveSyncEnds(ctx.globals, ctx.env, (direction === 'push' ? opts.to : opts.from) as string | undefined, flag);
+  const ends = await resolveSyncEnds(ctx.globals, ctx.env, ctx.config, (direction === 'push' ? opts.to : opts.from) as string | undefined, flag);
   const here = await ctx.openClient(ends.here);
   const there = await ctx.openClient(ends.there);
   const [source, target] = direction === 'push' ? [here, there] : [there, here];
@@ -260,7 +260,7 @@ export const courseSyncCommands = defineCommands([
     handler: async (ctx, [id], opts): Promise<CommandResult> => {
       const courseId = id!;
       if (opts.to !== undefined && opts.from !== undefined && opts.to !== opts.from) throw new UsageError('give the remote once: --to or --from');
-      const ends = resolveSyncEnds(ctx.globals, ctx.env, (opts.to ?? opts.from) as string | undefined, '--to');
+      const ends = await resolveSyncEnds(ctx.globals, ctx.env, ctx.config, (opts.to ?? opts.from) as string | undefined, '--to');
       const here = await ctx.openClient(ends.here);
       const there = await ctx.openClient(ends.there);
       const local = await readContent(here, courseId);

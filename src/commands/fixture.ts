@@ -15,7 +15,7 @@ import { faultRuleSentences } from '../schemas/fault-rule-sentences.js';
  * --allow-admin has no such route, and the error says how to get it.
  */
 async function control(ctx: CommandContext, method: string, path: string, body?: unknown): Promise<ApiResponse> {
-  const backend = resolveBackend(ctx.globals, ctx.env);
+  const backend = await resolveBackend(ctx.globals, ctx.env, ctx.config);
   if (backend.kind === 'local')
     throw new UsageError(
       'fixture commands control a running `coursebook serve --allow-admin`: give its --base-url (or COURSEBOOK_BASE_URL) and an admin --token',

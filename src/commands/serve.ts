@@ -1,4 +1,4 @@
-import { dbPoolSize, resolveStorePath } from '../cli/backend.js';
+import { dbPoolSize, resolveStorePath, selectedProfile } from '../cli/backend.js';
 import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 import { fileError } from '../cli/error-text.js';
 import { AppError } from '../errors.js';
@@ -116,7 +116,7 @@ export const serveCommands = defineCommands([
       if (!Number.isInteger(jwtMaxAge)) throw new UsageError('--jwt-max-age must be a whole number of seconds');
       if (opts.reseed === true && opts.seed === undefined) throw new UsageError('--reseed needs --seed FILE');
       // The same store selection as every local command: flags, env, then the profile.
-      const store = resolveStorePath(ctx.globals, ctx.env);
+      const store = resolveStorePath(ctx.globals, ctx.env, (await selectedProfile(ctx.globals, ctx.env, ctx.config)).profile);
       const dbPool = dbPoolSize(ctx.globals.dbPool);
       const { prepareStore } = await import('../cli/local.js');
       const { postgres } = prepareStore(store, dbPool, ctx.note);

@@ -10,7 +10,7 @@
  * packages.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,10 +36,13 @@ interface Coverage {
  * and packages by name), and the packages it required from node_modules itself (those the
  * bundle leaves there).
  */
-function loadedSources(args: string[]): { code: number | null; src: string[]; packages: string[]; builtins: string[] } {
+function loadedSources(args: string[], env: Record<string, string> = {}): { code: number | null; src: string[]; packages: string[]; builtins: string[] } {
   const coverage = mkdtempSync(join(tmpdir(), 'coursebook-coverage-'));
   try {
-    const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...demo.env, CI: '1', NODE_V8_COVERAGE: coverage } });
+    const run = spawnSync(process.execPath, [BIN, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, ...demo.env, ...env, CI: '1', NODE_V8_COVERAGE: coverage },
+    });
     const sources = new Set<string>();
     const builtins = new Set<string>();
     for (const name of readdirSync(coverage)) {
@@ -90,6 +93,30 @@ describe('a cold start of the bundle', () => {
     expect(run.builtins).not.toContain('node:child_process');
     for (const notHere of ['undici', '@hono/node-server', 'jose', '@inquirer/prompts', 'jmespath', 'csv-parse']) expect(run.packages).not.toContain(notHere);
     expect(run.src).not.toContain('src/serve/server.ts');
+  });
+
+  it("a config file is checked with the config file's schema alone (zod's mini build): no other schema, no Hono, none without a file", () => {
+    const home = mkdtempSync(join(tmpdir(), 'coursebook-config-'));
+    try {
+      const env = { XDG_CONFIG_HOME: home };
+      const without = loadedSources(['config', 'list'], env);
+      expect(without.code).toBe(0);
+      expect(without.src.filter((s) => s.startsWith('src/schemas/'))).toEqual(['src/schemas/config-keys.ts']);
+      expect(without.packages).not.toContain('zod');
+      mkdirSync(join(home, 'coursebook'));
+      writeFileSync(join(home, 'coursebook', 'config.json'), JSON.stringify({ profiles: { demo: { db: demo.db } } }));
+      const list = loadedSources(['config', 'list'], env);
+      expect(list.code).toBe(0);
+      expect(list.src.filter((s) => s.startsWith('src/schemas/')).sort()).toEqual(['src/schemas/config-file.ts', 'src/schemas/config-keys.ts']);
+      for (const notHere of ['hono', '@hono/zod-openapi', 'undici']) expect(list.packages).not.toContain(notHere);
+      const read = loadedSources(['--profile', 'demo', '--json', 'courses', 'list'], env);
+      expect(read.code).toBe(0);
+      expect(read.src).toContain('src/schemas/config-file.ts');
+      expect(read.src).not.toContain('src/schemas/content.ts');
+      expect(read.packages).not.toContain('undici');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("a local write of a final grade loads its own routes and schemas alone, not the gradebook setup's", () => {

@@ -254,6 +254,51 @@ describe('remote back end: flags and whoami', () => {
     }
   });
 
+  it('an acting user from COURSEBOOK_AS or a profile is refused with a remote back end too (exit 2), naming its source, before any request', async () => {
+    const svc = await scriptedService(() => ({ body: { user: { id: 'u1', name: 'Una', admin: false }, scopes: [], credential: 'token' } }));
+    const other = tempHome();
+    try {
+      const env = { ...other.env, COURSEBOOK_AS: 'usr_s1' };
+      const fromEnv = `error: COURSEBOOK_AS ("usr_s1") acts as a user of a local store; against a remote service the token says who you are (unset COURSEBOOK_AS, or use --db)\n`;
+      expect(await runCli(['whoami', '--base-url', svc.url], { env })).toEqual({ code: 2, stdout: '', stderr: fromEnv });
+      expect(await runCli(['whoami'], { env: { ...env, COURSEBOOK_BASE_URL: svc.url } })).toEqual({ code: 2, stdout: '', stderr: fromEnv });
+      // Set in the shell for local work, it is refused with a remote profile as well: the environment beats the profile.
+      await runCli(['config', 'set', 'baseUrl', svc.url, '--name', 'work'], { env: other.env });
+      expect(await runCli(['--profile', 'work', 'whoami'], { env })).toEqual({ code: 2, stdout: '', stderr: fromEnv });
+      // The flag is named before the environment, as it would have applied.
+      expect((await runCli(['--profile', 'work', '--as', 'usr_s2', 'whoami'], { env })).stderr).toMatch(/^error: --as acts as a user/);
+      // An empty COURSEBOOK_AS is no acting user.
+      expect((await runCli(['--profile', 'work', 'whoami'], { env: { ...other.env, COURSEBOOK_AS: '' } })).code).toBe(0);
+      svc.seen.length = 0;
+
+      await runCli(['config', 'set', 'as', 'usr_x', '--name', 'work'], { env: other.env });
+      const fromProfile =
+        'error: the profile "work" sets as ("usr_x"), which acts as a user of a local store; against a remote service the token says who you are (remove it with coursebook config unset as --name work, or use --db)\n';
+      expect(await runCli(['--profile', 'work', 'whoami'], { env: other.env })).toEqual({ code: 2, stdout: '', stderr: fromProfile });
+      // The profile in effect by default, with the service from the environment.
+      await runCli(['config', 'use', 'work'], { env: other.env });
+      expect(await runCli(['whoami'], { env: { ...other.env, COURSEBOOK_BASE_URL: svc.url } })).toEqual({ code: 2, stdout: '', stderr: fromProfile });
+      // As the other end of a push, pull or diff.
+      expect(await runCli(['courses', 'diff', 'crs_x', '--to', 'work', '--db', other.db], { env: other.env })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: the profile "work" (--to) sets as ("usr_x"), which acts as a user of a local store; against a remote service the token says who you are (remove it with coursebook config unset as --name work)\n',
+      });
+      expect(svc.seen).toEqual([]);
+
+      // With a local store (--db beside the profile) the profile's acting user applies as always.
+      await runCli(['--db', other.db, 'import', '-'], { env: other.env, input: JSON.stringify({ coursebook: 1, users: [{ id: 'usr_x', name: 'X' }] }) });
+      const local = await runCli(['--profile', 'work', '--db', other.db, '--json', 'whoami'], { env: other.env });
+      expect(local.code).toBe(0);
+      expect(JSON.parse(local.stdout).user.id).toBe('usr_x');
+      expect(svc.seen).toEqual([]);
+    } finally {
+      await svc.close();
+      other.cleanup();
+    }
+  });
+
   it('whoami names the service (without credentials in the URL) and the profile', async () => {
     const svc = await scriptedService(() => ({ body: { user: { id: 'u1', name: 'Una', admin: false }, scopes: ['content:read'], credential: 'token' } }));
     try {

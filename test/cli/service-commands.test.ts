@@ -5,10 +5,10 @@
  * server started in this process; config commands get a temp home of their own each.
  */
 
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from '../helpers/cli.js';
 import { type CliStore, DEMO_DATASET, storesForThisFile } from '../helpers/cli-store.js';
@@ -487,6 +487,133 @@ describe('config list', () => {
     const res = await config(['list']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: the config file .*config\.json is not valid JSON: /);
+  });
+});
+
+describe('the config file, checked when read', () => {
+  /** A temp home whose config file holds `text`; `run` runs the CLI there. */
+  const withConfig = (text: string) => {
+    const home = tempHome();
+    cleanups.push(home.cleanup);
+    const file = join(home.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return { file, run: (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...home.env, ...env } }) };
+  };
+  const fixSetting = (key: string, name: string) =>
+    `set it with coursebook config set ${key} VALUE --name ${name}, or remove it with coursebook config unset ${key} --name ${name}`;
+
+  it('a setting of the wrong type is one usage line naming the file, the key and the fix (exit 2), never a stack trace', async () => {
+    const db = withConfig('{"profiles":{"a":{"db":5}}}');
+    expect(await db.run(['--profile', 'a', 'courses', 'list'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the config file ${db.file}: profiles.a.db must be a string, not a number; ${fixSetting('db', 'a')}\n`,
+    });
+    const url = withConfig('{"profiles":{"a":{"baseUrl":7,"token":true}}}');
+    expect(await url.run(['--profile', 'a', 'courses', 'list'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the config file ${url.file}: profiles.a.baseUrl must be a string, not a number; ${fixSetting('baseUrl', 'a')} (and 1 more problem in the file)\n`,
+    });
+    // A course is one id, never a list quietly read as its first element.
+    const course = withConfig('{"profiles":{"default":{"db":":memory:","course":["crs_x"]}}}');
+    expect(await course.run(['modules', 'list'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the config file ${course.file}: profiles.default.course must be a string, not an array; ${fixSetting('course', 'default')}\n`,
+    });
+    // The file is checked whichever profile is used: a wrong value is wrong everywhere.
+    expect((await db.run(['config', 'list'])).code).toBe(2);
+  });
+
+  it('config set and unset repair the setting the check names; nothing else is changed', async () => {
+    const c = withConfig('{"profiles":{"a":{"db":5,"course":"crs_x"}}}');
+    expect(await c.run(['config', 'set', 'db', ':memory:', '--name', 'a'])).toEqual({ code: 0, stdout: '', stderr: 'set a.db = :memory:\n' });
+    expect(JSON.parse(readFileSync(c.file, 'utf8'))).toEqual({ profiles: { a: { db: ':memory:', course: 'crs_x' } } });
+    expect(await c.run(['--profile', 'a', 'courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    writeFileSync(c.file, '{"profiles":{"a":{"db":":memory:","as":false}}}');
+    expect(await c.run(['config', 'unset', 'as', '--name', 'a'])).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(readFileSync(c.file, 'utf8'))).toEqual({ profiles: { a: { db: ':memory:' } } });
+  });
+
+  it('a file that is not a JSON object is refused (exit 2), and config set never overwrites it', async () => {
+    const array = withConfig('[]\n');
+    const refused = `error: the config file ${array.file} must hold a JSON object ({"profiles": {...}}), not an array; correct it or remove it\n`;
+    expect(await array.run(['config', 'set', 'as', 'usr_s01'])).toEqual({ code: 2, stdout: '', stderr: refused });
+    expect(await array.run(['--json', 'whoami'])).toEqual({ code: 2, stdout: '', stderr: refused });
+    expect(readFileSync(array.file, 'utf8')).toBe('[]\n');
+    expect((await withConfig('null').run(['config', 'list'])).stderr).toMatch(/ must hold a JSON object \(\{"profiles": \{\.\.\.\}\}\), not null; /);
+    const profiles = withConfig('{"profiles":["a"]}');
+    expect(await profiles.run(['config', 'set', 'db', ':memory:', '--name', 'a'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the config file ${profiles.file}: profiles must be an object of profiles by name ({"NAME": {"db": "..."}}), not an array; correct it in the file\n`,
+    });
+    expect(readFileSync(profiles.file, 'utf8')).toBe('{"profiles":["a"]}');
+    const profile = withConfig('{"profiles":{"my work":"db.sqlite"}}');
+    expect(await profile.run(['config', 'set', 'db', ':memory:', '--name', 'my work'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the config file ${profile.file}: profiles["my work"] must be an object of settings (baseUrl, token, db, as, course), not a string; correct it in the file\n`,
+    });
+  });
+
+  it('unknown keys are a warning, said once a run, naming each (and the key meant); they are kept, and not listed', async () => {
+    const c = withConfig('{"profiles":{"a":{"db":":memory:","course":"crs_x","baseurl":"http://127.0.0.1:9","secret":"s3cr3t"}},"colour":"blue"}');
+    const warning =
+      `coursebook: warning: the config file ${c.file} has keys coursebook does not know, ignored: profiles.a.baseurl (baseUrl?), profiles.a.secret, colour ` +
+      "(a profile's settings are baseUrl, token, db, as, course; the file's own keys defaultProfile, profiles)\n";
+    // The back end and the course both come from the profile: the file is read once.
+    expect(await c.run(['--profile', 'a', 'modules', 'list'])).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `${warning}error (not-found): Course "crs_x" was not found.\n`,
+    });
+    expect(await c.run(['config', 'list'])).toEqual({ code: 0, stdout: 'a\tdb\t:memory:\na\tcourse\tcrs_x\n', stderr: warning });
+    expect(await c.run(['config', 'set', 'as', 'usr_s01', '--name', 'a'])).toEqual({ code: 0, stdout: '', stderr: `${warning}set a.as = usr_s01\n` });
+    expect(JSON.parse(readFileSync(c.file, 'utf8'))).toEqual({
+      profiles: { a: { db: ':memory:', course: 'crs_x', baseurl: 'http://127.0.0.1:9', secret: 's3cr3t', as: 'usr_s01' } },
+      colour: 'blue',
+    });
+    const one = withConfig('{"profiles":{"default":{"DB":":memory:"}}}');
+    expect((await one.run(['config', 'list'])).stderr).toBe(
+      `coursebook: warning: the config file ${one.file} has a key coursebook does not know, ignored: profiles.default.DB (db?) ` +
+        "(a profile's settings are baseUrl, token, db, as, course; the file's own keys defaultProfile, profiles)\n",
+    );
+  });
+
+  it('a defaultProfile of the wrong type names config use as the fix; config use --none repairs it', async () => {
+    const c = withConfig('{"defaultProfile":5,"profiles":{"a":{"db":":memory:"}}}');
+    expect(await c.run(['courses', 'list'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the config file ${c.file}: defaultProfile must be a profile's name (a string), not a number; choose one with coursebook config use NAME, or clear it with coursebook config use --none\n`,
+    });
+    expect(await c.run(['config', 'use', '--none'])).toMatchObject({ code: 0, stderr: 'no default profile\n' });
+    expect(JSON.parse(readFileSync(c.file, 'utf8'))).toEqual({ profiles: { a: { db: ':memory:' } } });
+  });
+
+  it('a default profile the file does not have is a usage error where it would apply (exit 2), a warning in config list', async () => {
+    const c = withConfig('{"defaultProfile":"gone","profiles":{"a":{"db":":memory:"}}}');
+    const missing = `the default profile is "gone" (defaultProfile in the config file ${c.file}), and there is no profile of that name; choose one with coursebook config use NAME, or clear it with coursebook config use --none`;
+    expect(await c.run(['courses', 'list'])).toEqual({ code: 2, stdout: '', stderr: `error: ${missing}\n` });
+    // Where the default profile does not apply, nothing is said.
+    expect(await c.run(['--memory', 'courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await c.run(['--profile', 'a', 'courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await c.run(['courses', 'list'], { COURSEBOOK_PROFILE: 'a' })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await c.run(['config', 'list'])).toEqual({ code: 0, stdout: 'a\tdb\t:memory:\n', stderr: `coursebook: warning: ${missing}\n` });
+    expect(await c.run(['config', 'use', 'a'])).toMatchObject({ code: 0, stderr: 'a is now the default profile\n' });
+    expect(await c.run(['courses', 'list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a profile named like an object property (toString) is no profile', async () => {
+    const c = withConfig('{"profiles":{}}');
+    expect(await c.run(['--profile', 'toString', 'courses', 'list'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: no profile named "toString" (see coursebook config list)\n',
+    });
   });
 });
 
