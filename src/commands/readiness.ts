@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
 import type { ParentDef } from '../cli/parents.js';
+import { FIX_LABELS } from '../domain/readiness/fix-labels.js';
 import { AppError } from '../errors.js';
 import type { ReadinessReportValue } from '../schemas/readiness.js';
 
@@ -18,6 +19,21 @@ const STATUS_COLOR: Record<string, (s: string) => string> = {
   'needs-review': chalk.yellow,
   'not-applicable': chalk.gray,
 };
+
+/**
+ * The command that makes a fix, where one command does, shaped from its target: the fix
+ * labels are the API's and name no command (a client of the API may have other ways).
+ */
+function fixCommand(fix: Report['standards'][number]['items'][number]['fixes'][number]): string | null {
+  const { assignmentId, blockId } = fix.target;
+  if (assignmentId && fix.label === FIX_LABELS.addRubric)
+    return `coursebook assignments rubric create --assignment ${assignmentId} --title TITLE --level "Meets=POINTS" --level "Not yet=0"`;
+  if (assignmentId && fix.label === FIX_LABELS.setDueDate) return `coursebook assignments update ${assignmentId} --due YYYY-MM-DDTHH:MM:SSZ`;
+  if (assignmentId && fix.label === FIX_LABELS.writeInstructions)
+    return `coursebook assignments instructions create --assignment ${assignmentId} --type paragraph --text TEXT`;
+  if (blockId && fix.label === FIX_LABELS.reviewAiBlock) return `coursebook blocks review ${blockId} --accept (or --reject)`;
+  return null;
+}
 
 /** The report as a person reads it: standards, items with statuses, what blocks, and fixes. */
 export function describeReport(r: Report, color: boolean): string {
@@ -37,10 +53,13 @@ export function describeReport(r: Report, color: boolean): string {
     for (const i of s.items) {
       out.push(`  ${i.number.padEnd(5)} ${paint(i.status).padEnd(color ? 24 : 15)} ${i.essential ? 'E ' : '  '}${i.text}`);
       for (const e of i.evidence) out.push(`        - ${e}`);
-      for (const f of i.fixes)
+      for (const f of i.fixes) {
         out.push(
           `        fix: ${f.label}${f.target.blockId ? ` (block ${f.target.blockId})` : f.target.lessonId ? ` (lesson ${f.target.lessonId})` : f.target.assignmentId ? ` (assignment ${f.target.assignmentId})` : f.target.moduleId ? ` (module ${f.target.moduleId})` : ''}`,
         );
+        const command = fixCommand(f);
+        if (command) out.push(`             ${command}`);
+      }
       if (i.attestation) out.push(`        attested by ${i.attestation.byName} at ${i.attestation.at}${i.attestation.note ? `: ${i.attestation.note}` : ''}`);
       if (i.finding) out.push(`        AI finding: ${i.finding.verdict} (${i.finding.state})`);
     }

@@ -33,4 +33,18 @@ describe('readiness show: the line about publishing', () => {
     expect(line(null)).toBe('Ready to publish.');
     expect(line(100)).toBe(`Publishing is blocked by the template's readiness floor: ${report.percent}% is below it (courses show names the floor).`);
   });
+
+  it('under a fix that one command makes, shows that command for its target', () => {
+    const withWork: ReadinessInput = {
+      ...input(null),
+      modules: [{ id: 'm1', title: 'One', objective: 'Explain X.', position: 0 }],
+      assignments: [{ id: 'asg_1', moduleId: 'm1', title: 'Essay', position: 0, status: 'published', points: 10, dueAt: null, rubric: [], instructions: [] }],
+    };
+    const text = describeReport(computeReadiness(withWork), false);
+    expect(text).toContain(
+      '        fix: Add a rubric. (assignment asg_1)\n             coursebook assignments rubric create --assignment asg_1 --title TITLE --level "Meets=POINTS" --level "Not yet=0"\n',
+    );
+    expect(text).toContain('             coursebook assignments update asg_1 --due YYYY-MM-DDTHH:MM:SSZ\n');
+    expect(text).toContain('             coursebook assignments instructions create --assignment asg_1 --type paragraph --text TEXT\n');
+  });
 });
