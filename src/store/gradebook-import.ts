@@ -81,7 +81,11 @@ export async function importGrades(
       if (!people.has(studentId)) people.set(studentId, enrolled.has(studentId) ? 'student' : (await getUser(tx, studentId)) ? 'other' : 'none');
     const plan = planGradesImport(body, {
       courseId,
-      assignment: (id) => assignments.get(id) ?? null,
+      assignment: (id) => {
+        const a = assignments.get(id) ?? null;
+        // Published but in a draft module: not in the gradebook (publishedItems), so not importable.
+        return a && a.status === 'published' && !itemIndex.has(id) ? { ...a, status: 'in-draft-module' } : a;
+      },
       person: (id) => people.get(id) ?? 'none',
       printed: (studentId, itemId) => before.get(studentId)?.cells[itemIndex.get(itemId)!] ?? null,
     });

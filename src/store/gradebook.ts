@@ -33,13 +33,18 @@ export async function openSetupChecks(store: Store, courseId: string, now: strin
 // The grading engine's input shape: the store returns exactly what computeCourseGrades takes.
 export type GradeItemRow = GradeItem;
 
-/** The course's published assignments, in course item order. */
+/**
+ * The gradebook's items: the course's published assignments that students can see, so in a
+ * published module too (a student can neither see nor hand in one in a draft module, and
+ * it must not count against them as missing), in course item order. Every view of grades,
+ * the export, the import and the setup checks take their items from here.
+ */
 export async function publishedItems(store: Store, courseId: string): Promise<GradeItemRow[]> {
   return (await store.all(
     `SELECT a.id, a.title, a.category_id AS "categoryId", a.points, a.due_at AS "dueAt", a.module_id AS "moduleId",
               m.position AS "modulePosition", a.position
        FROM assignments a JOIN modules m ON m.id = a.module_id
-       WHERE a.course_id = ? AND a.status = 'published'
+       WHERE a.course_id = ? AND a.status = 'published' AND m.status = 'published'
        ORDER BY m.position, m.id, a.position, a.id`,
     courseId,
   )) as GradeItemRow[];

@@ -151,3 +151,58 @@ describe('every route that answers a submission, as the submitting student', () 
     expect(reviewer.body.error.code).toBe('forbidden');
   });
 });
+
+/**
+ * The gradebook's items are the assignments students can see: published, in a published
+ * module (store/gradebook.ts publishedItems). One in a draft module is neither shown to
+ * students nor handed in by them, so it must not count against them as missing work.
+ */
+describe('an assignment in a draft module is not in the gradebook', () => {
+  const dataset = {
+    modules: [{ id: 'm2', courseId: 'c1', title: 'Later', status: 'draft' as const }],
+    assignments: [
+      { id: 'a1', moduleId: 'm1', title: 'Seen', status: 'published' as const, points: 10, categoryId: 'assignments', dueAt: '2026-11-01T00:00:00Z' },
+      { id: 'a2', moduleId: 'm2', title: 'Hidden', status: 'published' as const, points: 10, categoryId: 'assignments', dueAt: '2026-11-01T00:00:00Z' },
+    ],
+    submissions: [
+      {
+        id: 's1',
+        assignmentId: 'a1',
+        studentId: 'stu1',
+        attempt: 1,
+        submittedAt: '2026-10-30T00:00:00Z',
+        grade: { score: 8, gradedBy: 'inst', gradedAt: '2026-11-02T00:00:00Z', releasedAt: '2026-11-02T00:00:00Z' },
+      },
+    ],
+  };
+
+  it('past its due date it is no missing zero, for the student or the staff, until its module is published', async () => {
+    svc = await makeService(dataset);
+    const setup = (await svc.call('GET', '/courses/c1/gradebook/setup')).body;
+    expect((await svc.call('PUT', '/courses/c1/gradebook/setup', { ...setup, missing: { treatAs: 'zero-after-due', droppable: false } })).status).toBe(200);
+    const mine = (await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1')).body;
+    expect(JSON.stringify(mine)).not.toContain('a2');
+    expect(mine.percent).toBe(80);
+    const header = async () => ((await svc.call('GET', '/courses/c1/gradebook/export')).body.csv as string).split('\r\n')[0];
+    expect(await header()).not.toContain('(a2)');
+    // Published, the module brings it in: after its due date with nothing handed in, a missing zero.
+    expect((await svc.call('POST', '/modules/m2/publish')).status).toBe(200);
+    expect(await header()).toContain('Hidden (a2)');
+    expect((await svc.call('GET', '/courses/c1/gradebook/me', undefined, 'stu1')).body.percent).toBe(40);
+  });
+
+  it('a grades import names a column for it as not importable, and writes nothing', async () => {
+    svc = await makeService(dataset);
+    const res = await svc.call('POST', '/courses/c1/gradebook/import', {
+      items: [{ itemId: 'a2', column: 3 }],
+      rows: [{ studentId: 'stu1', row: 3, scores: [5] }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      {
+        path: 'items[0].itemId',
+        message: 'column C (a2): assignment "a2" is in a draft module; only assignments students can see are in the gradebook (publish the module first)',
+      },
+    ]);
+  });
+});

@@ -1,8 +1,9 @@
 /**
  * In-process tests of the gradebook setup commands (setup show|set|edit, checks, dismiss,
  * undismiss) in local mode, against the demo store: course crs_data101 has a weighted
- * setup at version 1 (cat_quiz 30, cat_project 40, cat_final 30) and one setup check,
- * item-zero-points on asg_06. Each describe that saves the setup has a store of its own,
+ * setup at version 1 (cat_quiz 30, cat_project 40, cat_final 30) and two setup checks:
+ * category-empty on cat_final (its one item, asg_07, sits in the draft module mod_03, so
+ * it is not in the gradebook) and item-zero-points on asg_06. Each describe that saves the setup has a store of its own,
  * so versions are exact; read-only tests share one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ const MISSING_COURSE =
   "error: missing --course: give -c/--course COURSE, or set COURSEBOOK_COURSE or the profile's course (coursebook config set course COURSE)\n";
 
 const COURSE = 'crs_data101';
+const EMPTY_LINE = 'category-empty\tcat_final\topen\tCategory "Final" has no published items.\n';
 const CHECK_LINE = 'item-zero-points\tasg_06\topen\t"Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.\n';
 /** stdin and stdout terminals with CI unset: the CLI may prompt and open the editor. */
 const TERMINAL = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
@@ -326,13 +328,14 @@ describe('gradebook setup edit', () => {
 describe('gradebook checks', () => {
   it('lists the checks that fire as TSV: code, target, state, message', async () => {
     const res = await shared.run(['gradebook', 'checks', '--course', COURSE]);
-    expect(res).toMatchObject({ code: 0, stdout: CHECK_LINE, stderr: '' });
+    expect(res).toMatchObject({ code: 0, stdout: EMPTY_LINE + CHECK_LINE, stderr: '' });
   });
 
   it('--json prints the API array', async () => {
     const res = await shared.run(['--json', 'gradebook', 'checks', '--course', COURSE]);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual([
+      { code: 'category-empty', target: 'cat_final', message: 'Category "Final" has no published items.', dismissed: false },
       {
         code: 'item-zero-points',
         target: 'asg_06',
@@ -361,27 +364,34 @@ describe('gradebook dismiss', () => {
   it('with --code and --target: dismisses it, bumps the version, and checks --open hides it', async () => {
     const res = await s.run(['gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     expect(res).toMatchObject({ code: 0, stdout: 'item-zero-points (asg_06)\t2\n', stderr: '' });
-    expect(await s.ok(['gradebook', 'checks', '--course', COURSE])).toBe(CHECK_LINE.replace('\topen\t', '\tdismissed\t'));
-    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
+    expect(await s.ok(['gradebook', 'checks', '--course', COURSE])).toBe(EMPTY_LINE + CHECK_LINE.replace('\topen\t', '\tdismissed\t'));
+    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe(EMPTY_LINE);
     // --open filters the JSON (and --query) as well: only open checks, in the API's own layout.
-    expect(await s.ok(['--json', 'gradebook', 'checks', '--open', COURSE])).toBe('[]\n');
-    expect(JSON.parse(await s.ok(['--json', 'gradebook', 'checks', '--course', COURSE]))).toMatchObject([{ code: 'item-zero-points', dismissed: true }]);
-    expect(await s.ok(['gradebook', 'checks', '--open', COURSE, '--query', 'length(@)'])).toBe('0\n');
+    expect(JSON.parse(await s.ok(['--json', 'gradebook', 'checks', '--open', COURSE]))).toMatchObject([{ code: 'category-empty', dismissed: false }]);
+    expect(JSON.parse(await s.ok(['--json', 'gradebook', 'checks', '--course', COURSE]))).toMatchObject([
+      { code: 'category-empty', dismissed: false },
+      { code: 'item-zero-points', dismissed: true },
+    ]);
+    expect(await s.ok(['gradebook', 'checks', '--open', COURSE, '--query', 'length(@)'])).toBe('1\n');
     expect((await setupOf(s)).dismissedChecks).toHaveLength(1);
     await s.ok(['gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
   });
 
   it('on a terminal without --code: picks from the open checks', async () => {
     const { version } = await setupOf(s);
-    const prompter = choosing(['0']);
+    const prompter = choosing(['1']);
     const res = await s.run(['gradebook', 'dismiss', '--course', COURSE], { ...TERMINAL, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Dismiss which check?']);
     expect(prompter.offered).toEqual([
-      ['item-zero-points (asg_06): "Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.'],
+      [
+        'category-empty (cat_final): Category "Final" has no published items.',
+        'item-zero-points (asg_06): "Bonus: find a misleading average in the news" is worth 0 points, so it counts as extra credit.',
+      ],
     ]);
     expect(res.stdout).toMatch(new RegExp(`^dismissed +version\\nitem-zero-points \\(asg_06\\) +${version + 1}\\n$`));
-    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
+    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe(EMPTY_LINE);
+    await s.ok(['gradebook', 'dismiss', '--course', COURSE, '--code', 'category-empty', '--target', 'cat_final']);
   });
 
   it('on a terminal with no open checks: says so and asks nothing', async () => {
@@ -422,7 +432,7 @@ describe('gradebook undismiss', () => {
   it('undoes a dismissal: the check is open again and the version goes up', async () => {
     const res = await s.run(['gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     expect(res).toMatchObject({ code: 0, stdout: 'item-zero-points (asg_06)\t3\n', stderr: '' });
-    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe(CHECK_LINE);
+    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe(EMPTY_LINE + CHECK_LINE);
   });
 
   it('a check that is not dismissed is not-found (exit 5)', async () => {
@@ -445,6 +455,6 @@ describe('gradebook undismiss', () => {
     await s.ok(['gradebook', 'dismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     const res = await s.run(['--as', 'usr_s04', 'gradebook', 'undismiss', '--course', COURSE, '--code', 'item-zero-points', '--target', 'asg_06']);
     expect(res).toMatchObject({ code: 4, stderr: FORBIDDEN_STAFF });
-    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe('');
+    expect(await s.ok(['gradebook', 'checks', '--open', COURSE])).toBe(EMPTY_LINE);
   });
 });

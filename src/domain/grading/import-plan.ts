@@ -16,7 +16,10 @@ export interface ImportBody {
 
 export interface ImportFacts {
   courseId: string;
-  /** The assignment behind an item id, wherever it is. */
+  /**
+   * The assignment behind an item id, wherever it is; `in-draft-module`: published, but in a
+   * module that is not, so not in the gradebook.
+   */
   assignment(id: string): { courseId: string; status: string } | null;
   /** `student`: enrolled as a student of the course; `other`: a user who is not; `none`: no such user. */
   person(id: string): 'student' | 'other' | 'none';
@@ -55,6 +58,8 @@ export function planGradesImport(body: ImportBody, facts: ImportFacts): ImportPl
       message = `${where}: the same item as ${other !== undefined ? cellPlace(undefined, other) : 'another column'}`;
     } else if (a === null) message = `${where}: no assignment ${JSON.stringify(it.itemId)}`;
     else if (a.courseId !== facts.courseId) message = `${where}: assignment ${JSON.stringify(it.itemId)} is not in course ${JSON.stringify(facts.courseId)}`;
+    else if (a.status === 'in-draft-module')
+      message = `${where}: assignment ${JSON.stringify(it.itemId)} is in a draft module; only assignments students can see are in the gradebook (publish the module first)`;
     else if (a.status !== 'published')
       message = `${where}: assignment ${JSON.stringify(it.itemId)} is a draft; only published assignments are in the gradebook`;
     if (!seenItems.has(it.itemId)) seenItems.set(it.itemId, it.column);
