@@ -85,7 +85,9 @@ export const nthFlag = (flag: string, index: number): string => `${flag} (the ${
 export function flagOfField(flags: readonly string[], fieldFlags: Readonly<Record<string, string>> = {}): (path: string) => string | undefined {
   const given = new Set(flags.flatMap((f) => f.split(/[ ,|]+/).filter((w) => w.startsWith('--'))));
   return (path) => {
-    const m = /^([A-Za-z][A-Za-z0-9]*)(?:\[(\d+)\])?$/.exec(path);
+    // `criteria[0].levelId`: a field of the element one flag's value made (`--criterion
+    // p1=full`), so that flag names it.
+    const m = /^([A-Za-z][A-Za-z0-9]*)(?:\[(\d+)\](?:\.[A-Za-z][A-Za-z0-9]*)*)?$/.exec(path);
     if (!m) return undefined;
     const [, field, index] = m as unknown as [string, string, string | undefined];
     const kebab = `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -76,7 +76,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'blocks update': ['coursebook blocks update blk_001 --type paragraph --text "A shorter introduction."'],
   'blocks move': ['coursebook blocks move blk_003 0'],
   'blocks delete': ['coursebook blocks delete blk_003 --yes'],
-  'blocks review': ['coursebook blocks review blk_002 --accept'],
+  'blocks review': ['coursebook blocks review blk_017 --accept'],
   'assignments list': ['coursebook assignments list --course crs_data101', "coursebook assignments list -c crs_data101 --query '[?status==`draft`].id'"],
   'assignments show': ['coursebook assignments show asg_01'],
   'assignments create': [
@@ -87,8 +87,8 @@ export const EXAMPLES: Record<string, string[]> = {
   'assignments publish': ['coursebook assignments publish asg_07'],
   'assignments unpublish': ['coursebook assignments unpublish asg_07'],
   'submissions create': [
-    'coursebook --as usr_s01 submissions create --assignment asg_02 --text "My cleaned table is attached."',
-    'coursebook submissions create --assignment asg_07 --link https://example.org/chart',
+    'coursebook --as usr_s01 submissions create --assignment asg_02 --link https://sheets.example/cleaned-table',
+    'coursebook --as usr_s02 submissions create --assignment asg_01 --text "Missing values, duplicates and a typo in the city column."',
   ],
   'submissions list': ['coursebook submissions list --assignment asg_01', "coursebook submissions list --assignment asg_01 --query '[?grade==null].id'"],
   'submissions show': ['coursebook submissions show sub_001'],

@@ -25,6 +25,23 @@ async function askWork(ctx: CommandContext, assignment: string): Promise<Record<
   return { text: await ctx.require(undefined, '--text', 'Your answer?') };
 }
 
+/**
+ * The usage error for work not given: the flag the assignment takes, when it can be read
+ * (a caller who may not see the assignment gets the general list, and the API's answer
+ * about the assignment comes with the next try).
+ */
+async function missingWork(ctx: CommandContext, assignment: string): Promise<string> {
+  const FLAGS = { text: '--text TEXT (or --text-file FILE)', file: '--file-id ID', link: '--link URL' } as const;
+  try {
+    const { submissionType } = (await ctx.client.request<{ submissionType: keyof typeof FLAGS }>('GET', `/assignments/${seg(assignment)}`)).data;
+    if (submissionType in FLAGS)
+      return `missing ${FLAGS[submissionType].split(' ')[0]}: ${assignment} takes ${submissionType} submissions; give ${FLAGS[submissionType]}`;
+  } catch {
+    // Not readable: say what each kind takes.
+  }
+  return 'give --text, --text-file, --file-id or --link';
+}
+
 export const submissionsCommands = defineCommands([
   {
     name: 'submissions create',
@@ -44,7 +61,7 @@ export const submissionsCommands = defineCommands([
       if (opts.fileId !== undefined) body.fileId = String(opts.fileId);
       if (opts.link !== undefined) body.link = String(opts.link);
       if (Object.keys(body).length === 0) {
-        if (!ctx.interactive) throw new UsageError('give --text, --text-file, --file-id or --link');
+        if (!ctx.interactive) throw new UsageError(await missingWork(ctx, assignment));
         Object.assign(body, await askWork(ctx, assignment));
       }
       return { kind: 'api', response: await ctx.client.request('POST', `/assignments/${seg(assignment)}/submissions`, body) };

@@ -726,9 +726,25 @@ describe('submissions create', () => {
     expect(JSON.parse(link.stdout)).toMatchObject({ studentId: 'usr_s02', link: 'https://sheets.example/clean', text: null });
   });
 
-  it('no answer at all is a usage error (exit 2) naming the flags', async () => {
+  it('no answer at all is a usage error (exit 2) naming the flag the assignment takes', async () => {
     expectError(
       await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03']),
+      2,
+      'error: missing --text: asg_03 takes text submissions; give --text TEXT (or --text-file FILE)\n',
+    );
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_05']),
+      2,
+      'error: missing --file-id: asg_05 takes file submissions; give --file-id ID\n',
+    );
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_02']),
+      2,
+      'error: missing --link: asg_02 takes link submissions; give --link URL\n',
+    );
+    // An assignment the caller cannot read: every kind's flag (the API's answer comes with a try).
+    expectError(
+      await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_07']),
       2,
       'error: give --text, --text-file, --file-id or --link\n',
     );
@@ -924,12 +940,12 @@ describe('submissions grade', () => {
     expectError(
       await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'p2-accuracy=perfect']),
       3,
-      'error (invalid): criteria[0].levelId: "perfect" is not a level of criterion "p2-accuracy"\n',
+      'error (invalid): --criterion (the 1st): "perfect" is not a level of criterion "p2-accuracy" (its levels: full, partial, none)\n',
     );
     expectError(
       await cb.run(['submissions', 'grade', 'sub_010', '--criterion', 'style=full']),
       3,
-      'error (invalid): criteria[0].criterionId: "style" is not a criterion of the rubric\n',
+      'error (invalid): --criterion (the 1st): "style" is not a criterion of the rubric (its criteria: p2-accuracy, p2-reasoning, p2-presentation)\n',
     );
     expect(JSON.parse(await cb.ok(['--json', 'submissions', 'show', 'sub_010'])).grade.score).toBe(36.5);
   });

@@ -73,7 +73,11 @@ export function gradeCriteria(
   given.forEach((g, i) => {
     const criterion = rubric.find((c) => c.id === g.criterionId);
     if (!criterion) {
-      problems.push({ path: `criteria[${i}].criterionId`, message: `${JSON.stringify(g.criterionId)} is not a criterion of the rubric` });
+      const ids = rubric.map((c) => c.id).join(', ');
+      problems.push({
+        path: `criteria[${i}].criterionId`,
+        message: `${JSON.stringify(g.criterionId)} is not a criterion of the rubric (its criteria: ${ids})`,
+      });
       return;
     }
     if (seen.has(g.criterionId)) {
@@ -83,7 +87,11 @@ export function gradeCriteria(
     seen.add(g.criterionId);
     const level = criterion.levels.find((l) => l.id === g.levelId);
     if (!level) {
-      problems.push({ path: `criteria[${i}].levelId`, message: `${JSON.stringify(g.levelId)} is not a level of criterion ${JSON.stringify(g.criterionId)}` });
+      const ids = criterion.levels.map((l) => l.id).join(', ');
+      problems.push({
+        path: `criteria[${i}].levelId`,
+        message: `${JSON.stringify(g.levelId)} is not a level of criterion ${JSON.stringify(g.criterionId)} (its levels: ${ids})`,
+      });
       return;
     }
     criteria.push({ criterionId: g.criterionId, levelId: g.levelId, points: level.points, comment: g.comment });

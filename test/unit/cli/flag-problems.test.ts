@@ -25,6 +25,8 @@ describe('flagOfField', () => {
     expect(flagOf('items[2]')).toBe('--item (the 3rd)');
     expect(flagOf('items[10]')).toBe('--item (the 11th)');
     expect(flagOf('items[21]')).toBe('--item (the 22nd)');
+    // A field of the element one value made (`--criterion p1=full` is criteria[0]) is that value's.
+    expect(flagOf('items[1].text')).toBe('--item (the 2nd)');
   });
 
   it('a field no flag sets, a nested path, or a flag the command does not have names nothing', () => {
