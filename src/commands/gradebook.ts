@@ -270,7 +270,7 @@ export const gradebookCommands = defineCommands([
       try {
         return { kind: 'api', response: await ctx.client.request('PUT', path, body) };
       } catch (err) {
-        throw overrideConflict(err, expectedVersion, { course, student });
+        throw overrideConflict(err, expectedVersion, { course, student, verb });
       }
     },
   })),
@@ -319,14 +319,17 @@ export const gradebookCommands = defineCommands([
 ]);
 
 /** A stale version, said with the way on: where to look, and the command that goes ahead. */
-function overrideConflict(err: unknown, basedOn: number, who: { course: string; student: string }): unknown {
+function overrideConflict(err: unknown, basedOn: number, who: { course: string; student: string; verb: 'set' | 'clear' }): unknown {
   const current = err instanceof AppError && err.code === 'conflict' ? (err.details as { currentVersion?: unknown } | undefined)?.currentVersion : undefined;
   if (typeof current !== 'number') return err;
+  const state =
+    current === 0
+      ? `There is no override (version 0), not version ${basedOn}: nothing was saved.`
+      : `The override is at version ${current}, not ${basedOn}: it changed since it was read, and nothing was saved.`;
   return new AppError(
     'conflict',
-    `The override is at version ${current}, not ${basedOn}: it changed since it was read, and nothing was saved. ` +
-      `See gradebook final history --course ${who.course} --user ${who.student}, then run the command again ` +
-      `with --expected-version ${current} (or without it) to replace it.`,
+    `${state} See gradebook final history --course ${who.course} --user ${who.student}, then run the command again ` +
+      `with --expected-version ${current} (or without it) to ${who.verb === 'set' ? 'replace' : 'clear'} it.`,
     err instanceof AppError ? err.details : undefined,
   );
 }

@@ -35,8 +35,17 @@ function fixCommand(fix: Report['standards'][number]['items'][number]['fixes'][n
   return null;
 }
 
+/** The course's readiness floor (from its template), or null when it has none or cannot be read. */
+async function accessFloorOf(ctx: CommandContext, course: string): Promise<number | null> {
+  try {
+    return (await ctx.client.request<{ accessFloor: number | null }>('GET', `/courses/${seg(course)}`)).data.accessFloor ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The report as a person reads it: standards, items with statuses, what blocks, and fixes. */
-export function describeReport(r: Report, color: boolean): string {
+export function describeReport(r: Report, color: boolean, accessFloor: number | null = null): string {
   const paint = (status: string) => (color ? (STATUS_COLOR[status] ?? ((s: string) => s))(status) : status);
   const out: string[] = [];
   out.push(`${r.rubricName} (${r.rubricId}): ${r.met}/${r.applicable} met, ${r.percent}%${r.needsReview ? `, ${r.needsReview} need review` : ''}`);
@@ -44,8 +53,15 @@ export function describeReport(r: Report, color: boolean): string {
     .flatMap((s) => s.items)
     .filter((i) => i.essential && !['met', 'attested', 'not-applicable'].includes(i.status))
     .map((i) => i.number);
-  // The report does not carry the floor itself (the course does: courses show).
-  const blockedText = `Publishing is blocked${blocking.length ? ` by essential items ${blocking.join(', ')}` : ` by the template's readiness floor: ${r.percent}% is below it (courses show names the floor)`}.`;
+  // The report does not carry the floor itself: the course does (given when it was read).
+  const floorBlocks = accessFloor !== null && accessFloor > r.percent;
+  const reasons = [
+    ...(blocking.length ? [`essential items ${blocking.join(', ')}`] : []),
+    ...(floorBlocks ? [`the template's readiness floor of ${accessFloor}% (readiness is ${r.percent}%)`] : []),
+  ];
+  const blockedText = `Publishing is blocked by ${
+    reasons.length > 0 ? reasons.join(', and by ') : `the template's readiness floor: ${r.percent}% is below it (courses show names the floor)`
+  }.`;
   out.push(r.blocksPublishing ? (color ? chalk.red(blockedText) : blockedText) : 'Ready to publish.');
   for (const s of r.standards) {
     out.push('');
@@ -135,8 +151,11 @@ export const readinessCommands = defineCommands([
     description: 'Readiness against the course rubric: statuses, what blocks publishing, and fixes',
     parents: inCourse,
     handler: async (ctx): Promise<CommandResult> => {
-      const response = await ctx.client.request<Report>('GET', `/courses/${seg(await ctx.parent('course'))}/readiness`);
-      return { kind: 'text', text: describeReport(response.data, ctx.color), json: response.text };
+      const course = await ctx.parent('course');
+      const response = await ctx.client.request<Report>('GET', `/courses/${seg(course)}/readiness`);
+      // What blocks is said whole: the floor is the course's, read only when something blocks.
+      const floor = response.data.blocksPublishing ? await accessFloorOf(ctx, course) : null;
+      return { kind: 'text', text: describeReport(response.data, ctx.color, floor), json: response.text };
     },
   },
   {

@@ -248,7 +248,28 @@ describe('gradebook final clear', () => {
 
   it('a stale --expected-version is a conflict (exit 6) and the override stays', async () => {
     const res = await store.run(['gradebook', 'final', 'clear', '--course', COURSE, '--user', 'usr_s07', '--reason', 'x', '--expected-version', '3']);
-    expect(res).toMatchObject({ code: 6, stderr: `error (conflict): ${STALE_0.replace('not 0', 'not 3')}\n` });
+    expect(res).toMatchObject({ code: 6, stderr: `error (conflict): ${STALE_0.replace('not 0', 'not 3').replace('to replace it', 'to clear it')}\n` });
+    // A student with no override at all is told so, not that it changed.
+    const none = await store.run([
+      'gradebook',
+      'final',
+      'set',
+      '--course',
+      COURSE,
+      '--user',
+      'usr_s06',
+      '--letter',
+      'B',
+      '--reason',
+      'x',
+      '--expected-version',
+      '3',
+    ]);
+    expect(none).toMatchObject({
+      code: 6,
+      stderr:
+        'error (conflict): There is no override (version 0), not version 3: nothing was saved. See gradebook final history --course crs_data101 --user usr_s06, then run the command again with --expected-version 0 (or without it) to replace it.\n',
+    });
     expect(await gradeRow('usr_s07')).toMatch(/\t62\.5 B\+ \*$/);
   });
 

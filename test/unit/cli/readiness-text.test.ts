@@ -26,12 +26,18 @@ const input = (accessFloor: number | null): ReadinessInput => ({
 });
 
 describe('readiness show: the line about publishing', () => {
-  it('names the blocking items, or the floor with the percent that fell short of it', () => {
-    const line = (floor: number | null) => describeReport(computeReadiness(input(floor)), false).split('\n')[1];
+  it('names the blocking items and the floor with the percent that fell short of it, both when both block', () => {
+    const line = (floor: number | null, known = true) => describeReport(computeReadiness(input(floor)), false, known ? floor : null).split('\n')[1];
     const report = computeReadiness(input(100));
     expect(report.percent).toBeLessThan(100);
     expect(line(null)).toBe('Ready to publish.');
-    expect(line(100)).toBe(`Publishing is blocked by the template's readiness floor: ${report.percent}% is below it (courses show names the floor).`);
+    expect(line(100)).toBe(`Publishing is blocked by the template's readiness floor of 100% (readiness is ${report.percent}%).`);
+    // The floor unknown (the course could not be read): still said, with where to find it.
+    expect(line(100, false)).toBe(`Publishing is blocked by the template's readiness floor: ${report.percent}% is below it (courses show names the floor).`);
+    const both = input(100);
+    both.attestations = both.attestations.filter((a) => a.itemId !== '7.1');
+    const text = describeReport(computeReadiness(both), false, 100).split('\n')[1];
+    expect(text).toMatch(/^Publishing is blocked by essential items 7\.1, and by the template's readiness floor of 100% \(readiness is [\d.]+%\)\.$/);
   });
 
   it('under a fix that one command makes, shows that command for its target', () => {
