@@ -241,7 +241,8 @@ function service(scope: Scope | null) {
   return makeService({
     tokens: [{ id: 'tk_inst', token: 'inst-own', userId: 'inst', scopes: ['*'] }, ...scoped],
     lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5, status: 'published' }],
-    blocks: [{ id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI', origin: 'ai', aiState: 'draft' }],
+    // An AI rewrite awaiting review: a student reads the paragraph it replaced (block-view.ts).
+    blocks: [{ id: 'b1', lessonId: 'l1', type: 'paragraph', text: 'AI', origin: 'ai', aiState: 'draft', previous: { type: 'paragraph', text: 'Before' } }],
     assignments: [{ id: 'a1', moduleId: 'm1', title: 'A', points: 10, status: 'published' }],
     submissions: [{ id: 's1', assignmentId: 'a1', studentId: 'stu1', attempt: 1, submittedAt: '2026-11-20T00:00:00Z', grade: { score: 7 } }],
     gradebookSetups: [setup],

@@ -206,3 +206,56 @@ describe('an assignment in a draft module is not in the gradebook', () => {
     ]);
   });
 });
+
+/**
+ * Students never see an AI draft (domain/content/block-view.ts): an assistant's block waits
+ * for a person's review, so a student sees the content it replaced, or nothing.
+ */
+describe("an AI draft is the authors' until reviewed", () => {
+  const draftOf = (id: string, text: string, previous: { type: 'paragraph'; text: string } | null) => ({
+    id,
+    type: 'paragraph' as const,
+    text,
+    origin: 'ai' as const,
+    aiState: 'draft' as const,
+    previous,
+    provenance: { model: 'm', task: 't', generatedAt: '2026-11-20T00:00:00Z', sources: [], summary: 's' },
+  });
+  const dataset = {
+    lessons: [{ id: 'l1', moduleId: 'm1', title: 'L', minutes: 5, status: 'published' as const }],
+    blocks: [
+      { id: 'b0', lessonId: 'l1', type: 'paragraph' as const, text: 'Written by a person.' },
+      { ...draftOf('b1', 'An AI rewrite.', { type: 'paragraph', text: 'The original.' }), lessonId: 'l1' },
+      { ...draftOf('b2', 'A new AI paragraph.', null), lessonId: 'l1' },
+    ],
+    assignments: [
+      {
+        id: 'a1',
+        moduleId: 'm1',
+        title: 'Essay',
+        status: 'published' as const,
+        points: 10,
+        instructions: [{ id: 'i0', type: 'paragraph' as const, text: 'Write.' }, draftOf('i1', 'AI hint.', null)],
+      },
+    ],
+  };
+
+  it("a student sees what a draft replaced, or nothing; staff see the drafts; accepted, it is everyone's", async () => {
+    svc = await makeService(dataset);
+    const texts = async (as: string) => ((await svc.call('GET', '/lessons/l1/blocks', undefined, as)).body as { text: string }[]).map((b) => b.text);
+    expect(await texts('inst')).toEqual(['Written by a person.', 'An AI rewrite.', 'A new AI paragraph.']);
+    expect(await texts('stu1')).toEqual(['Written by a person.', 'The original.']);
+    const shown = (await svc.call('GET', '/blocks/b1', undefined, 'stu1')).body;
+    expect(shown).toMatchObject({ id: 'b1', text: 'The original.', aiState: null, provenance: null, previous: null });
+    expect((await svc.call('GET', '/blocks/b2', undefined, 'stu1')).status).toBe(404);
+    expect((await svc.call('GET', '/blocks/b2', undefined, 'inst')).status).toBe(200);
+    const instructions = async (as: string) =>
+      ((await svc.call('GET', '/assignments/a1', undefined, as)).body.instructions as { id: string }[]).map((b) => b.id);
+    expect(await instructions('stu1')).toEqual(['i0']);
+    expect(await instructions('inst')).toEqual(['i0', 'i1']);
+    const listed = (await svc.call('GET', '/courses/c1/assignments', undefined, 'stu1')).body as { instructions: { id: string }[] }[];
+    expect(listed[0]!.instructions.map((b) => b.id)).toEqual(['i0']);
+    expect((await svc.call('POST', '/blocks/b2/review', { decision: 'accept' }, 'inst')).status).toBe(200);
+    expect(await texts('stu1')).toEqual(['Written by a person.', 'The original.', 'A new AI paragraph.']);
+  });
+});

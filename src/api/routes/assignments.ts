@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { assignmentForViewer } from '../../domain/content/block-view.js';
 import { categoryProblems } from '../../domain/grading/category-rules.js';
 import { firstCategoryId } from '../../domain/grading/defaults.js';
 import { invalid, notFound, type Problem } from '../../errors.js';
@@ -29,7 +30,8 @@ export const assignmentsRoutes: RouteModule = [
     tag: 'assignments',
     params: CourseParams,
     response: z.array(Assignment),
-    handler: ({ deps, params, granted }) => listCourseAssignments(deps.store, params.courseId, granted.role === 'student'),
+    handler: async ({ deps, params, granted }) =>
+      (await listCourseAssignments(deps.store, params.courseId, granted.role === 'student')).map((a) => assignmentForViewer(a, granted)),
   }),
   defineOperation({
     operationId: 'createAssignment',
@@ -81,7 +83,7 @@ export const assignmentsRoutes: RouteModule = [
     tag: 'assignments',
     params: AssignmentParams,
     response: Assignment,
-    handler: ({ deps, params }) => getAssignment(deps.store, params.assignmentId),
+    handler: async ({ deps, params, granted }) => assignmentForViewer(await getAssignment(deps.store, params.assignmentId), granted),
   }),
   defineOperation({
     operationId: 'updateAssignment',

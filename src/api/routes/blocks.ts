@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { blockForViewer, blocksForViewer } from '../../domain/content/block-view.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { Id } from '../../schemas/common.js';
 import { BlockContent, StoredBlock } from '../../schemas/content.js';
@@ -31,7 +32,7 @@ export const blocksRoutes: RouteModule = [
     tag: 'blocks',
     params: LessonParams,
     response: z.array(StoredBlock),
-    handler: ({ deps, params }) => listBlocks(deps.store, { lessonId: params.lessonId }),
+    handler: async ({ deps, params, granted }) => blocksForViewer(await listBlocks(deps.store, { lessonId: params.lessonId }), granted),
   }),
   defineOperation({
     operationId: 'addBlock',
@@ -71,7 +72,7 @@ export const blocksRoutes: RouteModule = [
     tag: 'blocks',
     params: BlockParams,
     response: StoredBlock,
-    handler: async ({ deps, params }) => output(await loadBlock(deps.store, params.blockId)),
+    handler: async ({ deps, params, granted }) => blockForViewer(output(await loadBlock(deps.store, params.blockId)), granted),
   }),
   defineOperation({
     operationId: 'updateBlock',
