@@ -196,7 +196,7 @@ export const EXAMPLES: Record<string, string[]> = {
   ],
 
   // Fixture control (serve --allow-admin); URL and token from --base-url/--token or the environment.
-  'fixture reset': ['coursebook --base-url http://127.0.0.1:8080 --token demo-admin-token fixture reset'],
+  'fixture reset': ['coursebook --base-url http://127.0.0.1:8080 --token demo-admin-token fixture reset --yes'],
   'fixture requests list': [
     'coursebook fixture requests list --method POST --path "/courses/*/gradebook/**" --status 4xx',
     'coursebook fixture requests list --limit 5 --json',

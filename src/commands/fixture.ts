@@ -6,6 +6,7 @@
 import { resolveBackend } from '../cli/backend.js';
 import { remoteClient } from '../cli/client.js';
 import { type ApiResponse, type CommandContext, type CommandDef, type CommandResult, defineCommands, numberOption, seg, UsageError } from '../cli/command.js';
+import { redact } from '../cli/config.js';
 import { AppError } from '../errors.js';
 import { faultRuleSentences } from '../schemas/fault-rule-sentences.js';
 
@@ -15,11 +16,7 @@ import { faultRuleSentences } from '../schemas/fault-rule-sentences.js';
  * --allow-admin has no such route, and the error says how to get it.
  */
 async function control(ctx: CommandContext, method: string, path: string, body?: unknown): Promise<ApiResponse> {
-  const backend = await resolveBackend(ctx.globals, ctx.env, ctx.config);
-  if (backend.kind === 'local')
-    throw new UsageError(
-      'fixture commands control a running `coursebook serve --allow-admin`: give its --base-url (or COURSEBOOK_BASE_URL) and an admin --token',
-    );
+  const backend = await fixtureBackend(ctx);
   try {
     const client = await remoteClient(backend.baseUrl, backend.token, { sleep: ctx.io.sleep, note: ctx.note, now: () => ctx.io.clock.now() });
     return await client.request(method, path, body);
@@ -28,6 +25,16 @@ async function control(ctx: CommandContext, method: string, path: string, body?:
       throw new AppError('not-found', 'The service has no fixture control routes: start it with `coursebook serve --allow-admin`.');
     throw err;
   }
+}
+
+/** The remote fixture the command controls; local mode is a usage error. */
+async function fixtureBackend(ctx: CommandContext): Promise<{ baseUrl: string; token?: string }> {
+  const backend = await resolveBackend(ctx.globals, ctx.env, ctx.config);
+  if (backend.kind === 'local')
+    throw new UsageError(
+      'fixture commands control a running `coursebook serve --allow-admin`: give its --base-url (or COURSEBOOK_BASE_URL) and an admin --token',
+    );
+  return backend;
 }
 
 /**
@@ -92,8 +99,20 @@ function durationSeconds(text: string): number {
 export const fixtureCommands: CommandDef[] = defineCommands([
   {
     name: 'fixture reset',
-    description: 'Restore the fixture to its seed: records, ids and clock; fault rules are removed (the journal stays)',
-    handler: async (ctx): Promise<CommandResult> => ({ kind: 'api', response: await control(ctx, 'POST', '/_reset') }),
+    description:
+      'Restore the fixture to its seed: records, ids and clock; fault rules are removed (the journal stays). Asks first on a terminal; --yes to skip',
+    options: [{ flags: '--yes', description: 'do not ask (required when not interactive)' }],
+    handler: async (ctx, _args, opts): Promise<CommandResult> => {
+      // A reset deletes every record written since the seed was loaded: asked first, as every destructive command is.
+      if (!opts.yes) {
+        const { baseUrl } = await fixtureBackend(ctx);
+        if (!ctx.interactive)
+          throw new UsageError('resetting the fixture needs --yes when not interactive (it deletes everything written since its seed was loaded)');
+        if (!(await ctx.prompt.confirm(`Reset the fixture at ${redact('baseUrl', baseUrl)} to its seed, deleting everything written since?`, false)))
+          return { kind: 'none', note: 'nothing reset' };
+      }
+      return { kind: 'api', response: await control(ctx, 'POST', '/_reset') };
+    },
   },
   {
     name: 'fixture requests list',

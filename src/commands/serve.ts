@@ -67,8 +67,16 @@ export const serveCommands = defineCommands([
       { flags: '--port-file <file>', description: 'write the chosen port to this file' },
       { flags: '--now <iso>', description: 'fixed service clock (RFC 3339)' },
       { flags: '--deterministic', description: 'fixed clock (--now, or 2026-01-01T00:00:00Z) and sequential ids (SQLite stores only)' },
-      { flags: '--allow-admin', description: 'enable the fixture control routes (/api/v1/_admin/...: journal, faults, clock) and POST /api/v1/_reset' },
-      { flags: '--allow-reset', description: 'enable POST /api/v1/_reset (admin credential); --allow-admin enables it too' },
+      {
+        flags: '--allow-admin',
+        description:
+          'enable the fixture control routes (/api/v1/_admin/...: journal, faults, clock) and POST /api/v1/_reset (refused unless the store is --memory or took --seed at start)',
+      },
+      {
+        flags: '--allow-reset',
+        description:
+          'enable POST /api/v1/_reset (admin credential; refused unless the store is --memory or took --seed at start); --allow-admin enables it too',
+      },
       { flags: '--journal-size <n>', description: 'requests the journal keeps (with --allow-admin)', default: String(DEFAULT_JOURNAL_SIZE) },
       { flags: '--delay <ms>', description: 'delay every answer by this many milliseconds (control routes excepted)' },
       { flags: '--cors <origin...>', description: 'allow browser calls from this origin (repeat for more, or * for any)' },

@@ -11,6 +11,7 @@ import { ReadCache } from '../api/read-cache.js';
 import { lazyApp } from '../api/route-table.js';
 import { faultRules } from '../domain/fixture/faults.js';
 import { requestJournal } from '../domain/fixture/journal.js';
+import { resetRefusal, resetRefusedMessage, type SeedOutcome } from '../domain/fixture/reset-refusal.js';
 import { AppError } from '../errors.js';
 import { controllableClock } from '../runtime/controllable-clock.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
@@ -208,6 +209,8 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   // Reset swaps the id source for a fresh one; the app reads it through this holder. Made
   // once the seed is in, so that it skips the seed's ids.
   let ids: Ids = randomIds();
+  // What became of --seed: a reset may wipe only a store the seed was loaded into (or one in memory).
+  let seedOutcome: SeedOutcome = cached ? 'loaded' : 'none';
   try {
     // A seed goes into an empty store only: restarting the same command after a crash must
     // not undo acknowledged work. --reseed replaces, said out loud; even then the import
@@ -225,7 +228,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
           return clock.now();
         },
       };
-      const outcome = await store.tx(async (tx) => {
+      const outcome = await store.tx(async (tx): Promise<SeedOutcome> => {
         if (await isStoreEmpty(tx)) {
           await (await loadImport())(tx, watched, seed, { replace: false });
           return 'loaded';
@@ -234,6 +237,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
         await (await loadImport())(tx, clock, seed, { replace: true });
         return 'replaced';
       });
+      seedOutcome = outcome;
       if (outcome === 'loaded' && cache && cacheKey && !readRunningClock && store.snapshot)
         await cache.write(cacheKey, store.snapshot()).catch(() => undefined);
       // Said once the outcome is known: a transaction run again must not say it twice.
@@ -257,6 +261,11 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
   const allowReset = o.allowAdmin || o.allowReset === true;
   const gate = allowReset ? resetGate() : null;
+  // A reset deletes every record: on a store that is not the fixture's own (a real one) it is
+  // refused, and said at start, so a pipeline learns it before its first reset.
+  const refusal = allowReset ? resetRefusal({ path: store.path, memory: o.db === ':memory:' }, { name: o.seed?.name ?? null, outcome: seedOutcome }) : null;
+  const resetFlag = o.allowAdmin ? '--allow-admin' : '--allow-reset';
+  if (refusal) note('reset-refused', `warning: ${resetFlag}: POST /api/v1/_reset will be refused: ${refusal.reason}. ${refusal.fix}`, { db: store.path });
   const fixture: FixtureTools = {
     control,
     delayMs: o.delayMs ?? 0,
@@ -287,8 +296,10 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     // finish first, and those arriving meanwhile wait until it is done.
     resetGate: gate,
     reset: gate
-      ? () =>
-          gate.run(async () => {
+      ? async () => {
+          // Refused before the gate: no request waiting is cut short, none is held.
+          if (refusal) throw new AppError('conflict', resetRefusedMessage(refusal));
+          await gate.run(async () => {
             clock.restore();
             control?.faults.clear();
             await store.tx(async (tx) => {
@@ -299,7 +310,8 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
               await keepRevoked(tx, revoked);
               ids = await makeIds(tx);
             });
-          })
+          });
+        }
       : null,
   };
   // The control routes exist only with --allow-admin (createApp registers them only then).

@@ -4,11 +4,17 @@
  * (buildService); the wall clock is fixed and `sleep` only records, so nothing is timed.
  * The clock, ids and rate limits are in fixture-clock.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { ROUTE_MODULES } from '../../src/api/routes/index.js';
 import type { Problem } from '../../src/errors.js';
+import { fixedClock } from '../../src/runtime/clock.js';
 import type { FaultRuleValue, JournalEntryValue } from '../../src/schemas/fixture.js';
+import { importDataset } from '../../src/store/dataset.js';
+import { openStore } from '../../src/store/db.js';
 import { BASE_DATASET, makeService } from '../helpers/app.js';
 import { fixture, SEED_NOW, WALL } from '../helpers/fixture.js';
 
@@ -507,5 +513,83 @@ describe('reset and requests in flight', () => {
     expect((await reset).status).toBe(200);
     expect(await next).toMatchObject({ status: 201, body: { id: 'crs_0001', title: 'Next' } });
     expect(ids(await f.call('GET', '/courses'))).toEqual(['c1 Course One', 'crs_0001 Next']);
+  });
+});
+
+describe('a reset never wipes a real store', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coursebook-reset-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  /** A store file that already holds BASE_DATASET, as a real store does before serve starts. */
+  async function realStore(): Promise<string> {
+    const file = join(dir, `real-${++n}.db`);
+    const store = await openStore(file);
+    await importDataset(store, fixedClock(SEED_NOW), BASE_DATASET, { replace: false });
+    await store.close();
+    return file;
+  }
+  const FIX = 'For a fixture that resets, start serve with --memory, or with --seed FILE on a new --db file.';
+  const counts = async (f: Awaited<ReturnType<typeof fixture>>) => ({
+    users: (await f.call('GET', '/users')).body.length,
+    courses: ids(await f.call('GET', '/courses')),
+    instructor: (await f.call('GET', '/me', { as: 'inst' })).status,
+  });
+  const before = { users: 6, courses: ['c1 Course One'], instructor: 200 };
+
+  it('a file store without --seed: 409 conflict naming the fix; no record, token, fault rule or clock setting is touched', async () => {
+    const db = await realStore();
+    const f = await fixture({ db, seed: undefined });
+    const reason = `${db} has no seed to restore, and a reset would delete every record and token it holds`;
+    expect(f.logs).toEqual([{ event: 'reset-refused', message: `warning: --allow-admin: POST /api/v1/_reset will be refused: ${reason}. ${FIX}`, db }]);
+    await f.call('POST', '/_admin/faults', { body: { path: '/nothing', status: 503 } });
+    await f.call('POST', '/_admin/clock/advance', { body: { seconds: 60 } });
+    expect(await f.call('POST', '/_reset')).toMatchObject({
+      status: 409,
+      body: { error: { code: 'conflict', message: `The fixture cannot be reset: ${reason}. Nothing was deleted. ${FIX}` } },
+    });
+    expect(await counts(f)).toEqual(before);
+    expect((await f.call('GET', '/_admin/faults')).body).toHaveLength(1);
+    expect((await f.call('GET', '/_admin/clock')).body.now).toBe('2026-11-22T08:31:00.000Z');
+  });
+
+  it('--allow-reset alone is refused the same way, and says so at start', async () => {
+    const db = await realStore();
+    const f = await fixture({ db, seed: undefined, allowAdmin: false, allowReset: true });
+    expect(f.logs.map((l) => String(l.message).slice(0, 62))).toEqual(['warning: --allow-reset: POST /api/v1/_reset will be refused: /']);
+    expect(await f.call('POST', '/_reset')).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
+    expect(await counts(f)).toEqual(before);
+  });
+
+  it('a file store that held data when serve started: the seed was not loaded (or --reseed replaced only its records), so the reset is refused', async () => {
+    for (const reseed of [false, true]) {
+      const db = await realStore();
+      const f = await fixture({ db, reseed }, { coursebook: 1, courses: [{ id: 'c1', title: 'Course One' }] });
+      await f.call('POST', '/courses', { body: { id: 'c2', title: 'Real work' } });
+      const loaded = reseed ? '--reseed replaced only the records of seed.json' : 'seed.json was not loaded into it';
+      const res = await f.call('POST', '/_reset');
+      expect([res.status, res.body.error.message]).toEqual([
+        409,
+        `The fixture cannot be reset: ${db} already held data when serve started (${loaded}), and a reset would delete records that are not the seed's. Nothing was deleted. For a fixture that resets, start serve with --memory, or with --seed seed.json on a new --db file.`,
+      ]);
+      expect(await counts(f)).toEqual({ ...before, courses: ['c1 Course One', 'c2 Real work'] });
+      expect(f.logs.map((l) => l.event).filter((e) => e !== 'request')).toEqual([reseed ? 'reseed' : 'seed-skipped', 'reset-refused']);
+    }
+  });
+
+  it('a file store that was empty and took the seed at start resets to it, with no warning', async () => {
+    const f = await fixture({ db: join(dir, 'new.db') });
+    expect(f.logs).toEqual([]);
+    await f.call('POST', '/courses', { body: { title: 'Test data' } });
+    expect((await f.call('POST', '/_reset')).status).toBe(200);
+    expect(await counts(f)).toEqual(before);
+  });
+
+  it('--memory without a seed resets to its generated admin alone, whose token keeps working', async () => {
+    const f = await fixture({ seed: undefined });
+    const admin = f.adminToken!;
+    await f.call('POST', '/courses', { body: { title: 'Test data' }, as: admin });
+    expect((await f.call('POST', '/_reset', { as: admin })).status).toBe(200);
+    expect((await f.call('GET', '/courses', { as: admin })).body).toEqual([]);
+    expect((await f.call('GET', '/users', { as: admin })).body.map((u: { id: string }) => u.id)).toEqual(['usr_admin']);
   });
 });

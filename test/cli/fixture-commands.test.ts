@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/serve/server.js';
-import { ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { type InProcessOptions, ROOT, runCli, scriptedPrompter, tempHome } from '../helpers/cli.js';
 import { inProcessServeOptions } from '../helpers/serve.js';
 
 const DEMO = join(ROOT, 'data/demo.json');
@@ -28,14 +28,19 @@ afterAll(async () => {
   home.cleanup();
 });
 
-/** As the demo admin against the fixture (or another service). */
-const fixture = (args: string[], options: { token?: string; url?: string } = {}) =>
-  runCli(['--base-url', options.url ?? server.url, '--token', options.token ?? 'demo-admin-token', 'fixture', ...args], { env: home.env });
+/** As the demo admin against the fixture (or another service); `run` sets the terminal, prompts and env. */
+const fixture = (args: string[], options: { token?: string; url?: string; run?: InProcessOptions } = {}) =>
+  runCli(['--base-url', options.url ?? server.url, '--token', options.token ?? 'demo-admin-token', 'fixture', ...args], {
+    ...options.run,
+    env: { ...home.env, ...options.run?.env },
+  });
+/** A terminal: stdin and stdout TTYs, CI unset. */
+const TTY = { tty: { stdin: true, stdout: true }, env: { CI: '' } };
 const api = (args: string[]) => runCli(['--base-url', server.url, '--token', 'demo-admin-token', ...args], { env: home.env });
 
 beforeEach(async () => {
   // Each test starts from the seed with an empty journal and no fault rules.
-  expect((await fixture(['reset'])).code).toBe(0);
+  expect((await fixture(['reset', '--yes'])).code).toBe(0);
   expect((await fixture(['requests', 'clear'])).code).toBe(0);
 });
 
@@ -44,7 +49,7 @@ describe('fixture reset', () => {
     expect((await api(['courses', 'create', '--title', 'Extra', '--json'])).stdout).toContain('"id":"crs_0001"');
     await fixture(['clock', 'advance', '1d']);
     await fixture(['faults', 'create', '--path', '/nothing', '--status', '500']);
-    expect(await fixture(['reset'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
+    expect(await fixture(['reset', '--yes'])).toMatchObject({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
     expect((await api(['courses', 'list'])).stdout).toMatch(/^crs_data101\t[^\n]*\n$/);
     expect((await fixture(['clock', 'show'])).stdout).toBe('now\t2026-01-01T00:00:00.000Z\nfrozen\ttrue\n');
     expect((await fixture(['faults', 'list'])).stdout).toBe('');
@@ -66,7 +71,7 @@ describe('fixture reset', () => {
       let matched = 0;
       for (let i = 0; i < 500 && matched === 0; i++) matched = JSON.parse((await on(['fixture', 'faults', 'list', '--json'])).stdout)[0].matched;
       expect(matched).toBe(1);
-      expect(await on(['fixture', 'reset'])).toEqual({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
+      expect(await on(['fixture', 'reset', '--yes'])).toEqual({ code: 0, stdout: 'ok\ttrue\n', stderr: '' });
       const answer = await late;
       expect([answer.status, await answer.json()]).toEqual([
         409,
@@ -95,7 +100,52 @@ describe('fixture reset', () => {
   });
 
   it('a non-admin token is forbidden (exit 4)', async () => {
-    expect(await fixture(['reset'], { token: 'demo-instructor-token' })).toMatchObject({ code: 4, stderr: 'error (forbidden): Only admins may do this.\n' });
+    expect(await fixture(['reset', '--yes'], { token: 'demo-instructor-token' })).toMatchObject({
+      code: 4,
+      stderr: 'error (forbidden): Only admins may do this.\n',
+    });
+  });
+
+  const courseIds = async () => (await api(['courses', 'list', '--query', '[].id', '--json'])).stdout.trim();
+
+  it('asks first on a terminal, naming the fixture: no resets nothing, yes resets', async () => {
+    await api(['courses', 'create', '--title', 'Extra']);
+    const no = scriptedPrompter([false]);
+    expect(await fixture(['reset'], { run: { ...TTY, prompter: no } })).toEqual({ code: 0, stdout: '', stderr: 'nothing reset\n' });
+    expect(no.asked).toEqual([`Reset the fixture at ${server.url}/ to its seed, deleting everything written since?`]);
+    expect(await courseIds()).toBe('["crs_0001","crs_data101"]');
+    const yes = scriptedPrompter([true]);
+    expect(await fixture(['reset'], { run: { ...TTY, prompter: yes } })).toEqual({ code: 0, stdout: 'ok  true\n', stderr: '' });
+    expect(await courseIds()).toBe('["crs_data101"]');
+  });
+
+  it('needs --yes when not interactive (exit 2): nothing is sent, nothing reset', async () => {
+    await api(['courses', 'create', '--title', 'Extra']);
+    expect(await fixture(['reset'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: resetting the fixture needs --yes when not interactive (it deletes everything written since its seed was loaded)\n',
+    });
+    expect(await courseIds()).toBe('["crs_0001","crs_data101"]');
+  });
+
+  it('a real store (serve --db FILE without --seed) is never reset: exit 6 with the service’s reason and fix, nothing deleted', async () => {
+    const db = join(home.dir, 'real.db');
+    expect((await runCli(['--db', db, 'import', DEMO], { env: home.env })).code).toBe(0);
+    const real = await startServer(inProcessServeOptions({ db, allowAdmin: true }));
+    try {
+      expect(await fixture(['reset', '--yes'], { url: real.url })).toEqual({
+        code: 6,
+        stdout: '',
+        stderr: `error (conflict): The fixture cannot be reset: ${db} has no seed to restore, and a reset would delete every record and token it holds. Nothing was deleted. For a fixture that resets, start serve with --memory, or with --seed FILE on a new --db file.\n`,
+      });
+      const left = await runCli(['--base-url', real.url, '--token', 'demo-instructor-token', 'courses', 'list', '--query', '[].id', '--json'], {
+        env: home.env,
+      });
+      expect(left).toMatchObject({ code: 0, stdout: '["crs_data101"]\n' });
+    } finally {
+      await real.close();
+    }
   });
 });
 

@@ -56,6 +56,25 @@ describe('serve --memory without a seed', () => {
   });
 });
 
+describe('serve --db FILE --allow-admin without a seed (a real store)', () => {
+  it('warns at start, refuses POST /_reset with 409 naming the fix, and deletes nothing: every token still works', async () => {
+    const db = join(home.dir, 'real.db');
+    expect((await runCli(['--db', db, 'import', DEMO], { env: home.env })).code).toBe(0);
+    const s = await serve(['--db', db, '--allow-admin', '--log', 'pretty']);
+    const reason = `${db} has no seed to restore, and a reset would delete every record and token it holds`;
+    const fix = 'For a fixture that resets, start serve with --memory, or with --seed FILE on a new --db file.';
+    expect(await stderrLines(s, 1)).toBe(`coursebook serve: warning: --allow-admin: POST /api/v1/_reset will be refused: ${reason}. ${fix}\n`);
+    const reset = await fetch(`${s.url}/api/v1/_reset`, { method: 'POST', headers: { authorization: 'Bearer demo-admin-token' } });
+    expect([reset.status, await reset.json()]).toEqual([
+      409,
+      { error: { code: 'conflict', message: `The fixture cannot be reset: ${reason}. Nothing was deleted. ${fix}` } },
+    ]);
+    const users = (await (await get(s, '/users', 'demo-admin-token')).json()) as unknown[];
+    expect(users.length).toBeGreaterThan(1);
+    expect((await get(s, '/courses/crs_data101', 'demo-instructor-token')).status).toBe(200);
+  });
+});
+
 describe('serve --memory --seed: the seed cache', () => {
   const notes = async (s: Served) => {
     // Notes go to stderr before the listening line goes to stdout; the pipes are separate.

@@ -18,7 +18,7 @@ export const serviceRoutes: RouteModule = [
     operationId: 'reset',
     method: 'post',
     path: '/_reset',
-    summary: 'Restore the seed exactly, ids and clock included (serve --allow-reset only)',
+    summary: 'Restore the seed exactly, ids and clock included (serve --allow-reset only; 409 on a store serve did not seed, which it never wipes)',
     tag: 'service',
     response: z.object({ ok: z.boolean() }),
     handler: async ({ deps, c }) => {
