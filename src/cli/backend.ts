@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { defaultStorePath } from './client.js';
+import { API_PREFIX, defaultStorePath, serviceRoot } from './client.js';
 import { type GlobalOptions, UsageError } from './command.js';
 import { type ConfigSource, configPath, defaultProfileName, missingDefaultProfile, type Profile, profileNamed, redact } from './config.js';
 import type { Env } from './io.js';
@@ -192,8 +192,10 @@ export function describeBackend(backend: Backend | null): { backend: string; pro
 export interface SyncEnds {
   here: Backend;
   there: Backend;
-  /** How this store names the remote in its sync marks (no credentials). */
+  /** How this store names the remote in its sync marks (no credentials), and shows it. */
   remote: string;
+  /** Every name this store may hold the remote's sync marks under, `remote` first (syncMarkKeys). */
+  remoteKeys: string[];
 }
 
 /** A profile used as the remote: its service (baseUrl, token) or its store file (db, as). A service's profile with `as` is refused, as for resolveBackend. */
@@ -210,16 +212,27 @@ function profileBackend(profile: Profile, name: string, flag: string): Backend {
 }
 
 /**
- * A back end's name in sync marks: the service URL without credentials, query or trailing
- * slash; `store:` and the file's absolute path; or `store:` and a PostgreSQL URL without
- * user, password or query (whoever connects, it is the same database).
+ * A back end's name in sync marks: a service's one URL (serviceRoot: its root, whether it
+ * was given as `http://host:8080` or `http://host:8080/api/v1/`, without credentials); `store:`
+ * and the file's absolute path; or `store:` and a PostgreSQL URL without user, password or
+ * query (whoever connects, it is the same database).
  */
 export function backendKey(b: Backend): string {
   if (b.kind === 'local') {
     if (!isUrlShaped(b.db)) return `store:${b.db === ':memory:' ? b.db : resolve(b.db)}`;
     return `store:${withoutCredentials(b.db, '--db')}`;
   }
-  return withoutCredentials(b.baseUrl, '--base-url');
+  return serviceRoot(b.baseUrl);
+}
+
+/**
+ * The names a store may hold a back end's sync marks under, the current one first. Before
+ * service URLs had one form a mark was kept under the URL as given, less credentials, query
+ * and trailing slashes: for a service given as its API that is the root and `/api/v1`.
+ */
+export function syncMarkKeys(b: Backend): string[] {
+  const key = backendKey(b);
+  return b.kind === 'remote' ? [key, `${key}${API_PREFIX}`] : [key];
 }
 
 function withoutCredentials(location: string, flag: string): string {
@@ -288,5 +301,5 @@ export async function resolveSyncEnds(g: GlobalOptions, env: Env, config: Config
   }
   const remote = backendKey(there);
   if (here.kind === there.kind && backendKey(here) === remote) throw new UsageError(`the remote (${remote}) is the copy this command works from`);
-  return { here, there, remote };
+  return { here, there, remote, remoteKeys: syncMarkKeys(there) };
 }

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, isErrorCode } from '../errors.js';
-import type { ApiClient, ApiResponse } from './command.js';
+import { type ApiClient, type ApiResponse, UsageError } from './command.js';
 import type { Env } from './io.js';
 
 /** The remote service could not be reached (exit 9). */
@@ -66,6 +66,33 @@ export function nextPageFromLink(header: string | null | undefined, requestUrl: 
 }
 
 export const API_PREFIX = '/api/v1';
+
+/**
+ * A service's root path, however it was pasted: trailing slashes and one trailing /api/v1
+ * (the API, as the service's answers and docs show it) removed; a prefix in front is kept.
+ */
+export function serviceRootPath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length).replace(/\/+$/, '') : trimmed;
+}
+
+/**
+ * A service's URL in its one form, the one it is compared, keyed (sync marks) and shown by:
+ * `http://host:8080` for `HTTP://Host:8080/api/v1/`. Scheme and host in lower case and a
+ * default port dropped (the WHATWG URL does both), the path through serviceRootPath, and
+ * never credentials, a query or a fragment.
+ */
+export function serviceRoot(given: string): string {
+  let u: URL | undefined;
+  try {
+    u = new URL(given);
+  } catch {
+    u = undefined;
+  }
+  if (u === undefined || !/^https?:$/.test(u.protocol))
+    throw new UsageError(`--base-url is not an http(s) URL: ${JSON.stringify(given.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^@/]*@/i, '$1'))}`);
+  return `${u.origin}${serviceRootPath(u.pathname)}`;
+}
 
 export function defaultStorePath(env: Env): string {
   const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
@@ -143,20 +170,11 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
  * MAX_TRIES tries, each retry announced on stderr.
  */
 export async function remoteClient(baseUrl: string, token: string | undefined, retry: RetryPolicy): Promise<ApiClient> {
-  const { request } = await import('undici');
   // The service's root, however it was pasted: `.../api/v1` (what its answers and docs
-  // show) names the same service, so the prefix is not asked for twice.
-  const trimmed = baseUrl.replace(/\/+$/, '');
-  const root = trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length) : trimmed;
-  let safeBase: string;
-  try {
-    const u = new URL(root);
-    u.username = '';
-    u.password = '';
-    safeBase = u.toString().replace(/\/+$/, '');
-  } catch {
-    throw new AppError('invalid', `--base-url is not a URL`);
-  }
+  // show) names the same service, so the prefix is not asked for twice. Credentials in the
+  // URL were never sent (undici asks the origin and path), and are never shown.
+  const root = serviceRoot(baseUrl);
+  const { request } = await import('undici');
   return {
     mode: 'remote',
     async request(method, path, body) {
@@ -184,17 +202,17 @@ export async function remoteClient(baseUrl: string, token: string | undefined, r
           const code = (err as { code?: string }).code ?? (err as Error).message;
           if (tries < MAX_TRIES && IDEMPOTENT.has(method.toUpperCase()) && TRANSIENT.has(code)) {
             const wait = backoffMs(tries);
-            retry.note(`cannot reach ${safeBase} (${code}); retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            retry.note(`cannot reach ${root} (${code}); retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
             await retry.sleep(wait);
             continue;
           }
           const after = tries > 1 ? ` after ${tries} tries` : '';
-          throw new UnreachableError(`cannot reach ${safeBase}: ${code}${after}`);
+          throw new UnreachableError(`cannot reach ${root}: ${code}${after}`);
         }
         if (status === 429 && tries < MAX_TRIES) {
           const wait = retryAfterMs(retryAfter, retry.now()) ?? backoffMs(tries);
           if (wait <= MAX_RETRY_AFTER_MS) {
-            retry.note(`rate-limited by ${safeBase}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            retry.note(`rate-limited by ${root}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
             await retry.sleep(wait);
             continue;
           }
