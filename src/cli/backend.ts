@@ -179,10 +179,10 @@ export function prepareStoreFile(store: StorePath, note: (message: string) => vo
   note(`creating a new store at ${store.path}`);
 }
 
-/** The back end as `whoami` shows it: `local <store path>` or `remote <URL without credentials>`, and the profile. */
+/** The back end as `whoami` shows it: `local <store path>` or `remote <the service's root>` (serviceRoot: no credentials), and the profile. */
 export function describeBackend(backend: Backend | null): { backend: string; profile: string } {
   if (!backend) return { backend: '', profile: '' };
-  const where = backend.kind === 'remote' ? `remote ${redact('baseUrl', backend.baseUrl)}` : `local ${redact('db', backend.db)}`;
+  const where = backend.kind === 'remote' ? `remote ${serviceRoot(backend.baseUrl)}` : `local ${redact('db', backend.db)}`;
   return { backend: where, profile: backend.profile ?? '' };
 }
 
@@ -287,7 +287,7 @@ export async function resolveSyncEnds(g: GlobalOptions, env: Env, config: Config
     );
     if (here.kind === 'remote') {
       const name = here.profile ?? 'PROFILE';
-      const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${redact('baseUrl', here.baseUrl)}, not a local store`;
+      const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${serviceRoot(here.baseUrl)}, not a local store`;
       if (!baseUrl)
         throw new UsageError(
           `missing the remote: give ${flag} PROFILE, or --base-url URL with --token TOKEN (${service}: it is the end this command works from; to make it the remote, give ${flag} ${name})`,

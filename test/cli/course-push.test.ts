@@ -349,10 +349,10 @@ describe('courses push', () => {
       expect(await runCli(['courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: --base-url names the other end, and this end comes from the profile, but the profile "hub" is the service ${server.url}/, not a local store: give the local store with --db PATH or --profile NAME (a profile with a db)\n`,
+        stderr: `error: --base-url names the other end, and this end comes from the profile, but the profile "hub" is the service ${server.url}, not a local store: give the local store with --db PATH or --profile NAME (a profile with a db)\n`,
       });
       expect((await runCli(['courses', 'pull', 'crs_stats', '--yes'], { env: s.laptop.env })).stderr).toBe(
-        `error: missing the remote: give --from PROFILE, or --base-url URL with --token TOKEN (the profile "hub" is the service ${server.url}/, not a local store: it is the end this command works from; to make it the remote, give --from hub)\n`,
+        `error: missing the remote: give --from PROFILE, or --base-url URL with --token TOKEN (the profile "hub" is the service ${server.url}, not a local store: it is the end this command works from; to make it the remote, give --from hub)\n`,
       );
       // --db names the local end beside --base-url (no longer "give one").
       expect((await runCli(['--db', s.laptop.db, 'courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).stdout).toMatch(

@@ -299,14 +299,20 @@ describe('remote back end: flags and whoami', () => {
     }
   });
 
-  it('whoami names the service (without credentials in the URL) and the profile', async () => {
+  it('whoami names the service by its root (as given with /api/v1, a slash, credentials, an upper-case scheme) and the profile', async () => {
     const svc = await scriptedService(() => ({ body: { user: { id: 'u1', name: 'Una', admin: false }, scopes: ['content:read'], credential: 'token' } }));
     try {
-      const withCredentials = svc.url.replace('http://', 'http://bob:pw@');
+      const line = (profile: string) => `u1\tUna\tno\ttoken\tcontent:read\tremote ${svc.url}\t${profile}\n`;
+      const withCredentials = `${svc.url.replace('http://', 'HTTP://bob:pw@')}/api/v1/`;
       await runCli(['config', 'set', 'baseUrl', withCredentials, '--name', 'work'], { env: home.env });
       const res = await runCli(['--profile', 'work', 'whoami'], { env: home.env });
-      expect(res).toMatchObject({ code: 0, stdout: `u1\tUna\tno\ttoken\tcontent:read\tremote ${svc.url.replace('http://', 'http://****@')}/\twork\n` });
-      expect(res.stdout).not.toContain('pw');
+      expect(res).toEqual({ code: 0, stdout: line('work'), stderr: '' });
+      expect(await runCli(['whoami', '--base-url', `${svc.url}/api/v1/`, '--token', 'secret-token'], { env: home.env })).toEqual({
+        code: 0,
+        stdout: line(''),
+        stderr: '',
+      });
+      expect(svc.seen).toEqual(['GET /api/v1/me', 'GET /api/v1/me']);
     } finally {
       await svc.close();
     }
