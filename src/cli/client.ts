@@ -12,6 +12,41 @@ export class UnreachableError extends Error {
   }
 }
 
+/**
+ * What undici's own codes mean. They name undici's classes, not the network: shown bare
+ * (`UND_ERR_SOCKET`) they read as an internal error. The system's codes (`ECONNREFUSED`,
+ * `ENOTFOUND`, ...) are what other tools print, and are shown as they are.
+ */
+const UNDICI_REASONS: Record<string, string> = {
+  UND_ERR_SOCKET: 'the connection was closed before a complete answer',
+  UND_ERR_CLOSED: 'the connection was closed',
+  UND_ERR_DESTROYED: 'the connection was closed',
+  UND_ERR_CONNECT_TIMEOUT: 'no connection was made in time',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer came in time',
+  UND_ERR_BODY_TIMEOUT: 'the answer stopped arriving',
+  UND_ERR_HEADERS_OVERFLOW: "the answer's headers were too large",
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the answer was not as long as its Content-Length said',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'the answer was too large',
+  UND_ERR_ABORTED: 'the request was cancelled',
+  UND_ERR_ABORT: 'the request was cancelled',
+  UND_ERR_PRX_TLS: 'the secure connection to the proxy failed',
+};
+
+/** The code of a failed connection (undici's or the system's), else its message. */
+export function failureCode(err: unknown): string {
+  return (err as { code?: string }).code ?? (err as Error).message;
+}
+
+/**
+ * Why a service could not be reached, as said after `cannot reach URL:` (every command:
+ * the remote client and `health`): undici's codes as a reason with the code after it,
+ * `the connection was closed before a complete answer (UND_ERR_SOCKET)`; others as they are.
+ */
+export function unreachableReason(code: string): string {
+  const reason = UNDICI_REASONS[code] ?? (code.startsWith('UND_ERR_') ? 'the connection failed' : undefined);
+  return reason === undefined ? code : `${reason} (${code})`;
+}
+
 /** Some other failure reported by the service (a 500, or an answer that is not the API's envelope): exit 1. */
 export class ServiceError extends Error {
   constructor(
@@ -199,15 +234,15 @@ export async function remoteClient(baseUrl: string, token: string | undefined, r
           link = Array.isArray(linkHeader) ? linkHeader.join(', ') : linkHeader;
           text = await res.body.text();
         } catch (err) {
-          const code = (err as { code?: string }).code ?? (err as Error).message;
+          const code = failureCode(err);
           if (tries < MAX_TRIES && IDEMPOTENT.has(method.toUpperCase()) && TRANSIENT.has(code)) {
             const wait = backoffMs(tries);
-            retry.note(`cannot reach ${root} (${code}); retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            retry.note(`cannot reach ${root}: ${unreachableReason(code)}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
             await retry.sleep(wait);
             continue;
           }
           const after = tries > 1 ? ` after ${tries} tries` : '';
-          throw new UnreachableError(`cannot reach ${root}: ${code}${after}`);
+          throw new UnreachableError(`cannot reach ${root}: ${unreachableReason(code)}${after}`);
         }
         if (status === 429 && tries < MAX_TRIES) {
           const wait = retryAfterMs(retryAfter, retry.now()) ?? backoffMs(tries);

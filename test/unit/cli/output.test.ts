@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, nextPageFromLink, retryAfterMs, serviceRoot } from '../../../src/cli/client.js';
+import { backoffMs, nextPageFromLink, retryAfterMs, serviceRoot, unreachableReason } from '../../../src/cli/client.js';
 import { UsageError } from '../../../src/cli/command.js';
 import { errorComments, stripLeadingComments } from '../../../src/cli/edit-loop.js';
 import { prettyJson } from '../../../src/cli/json-output.js';
@@ -155,6 +155,16 @@ describe('serviceRoot: a service URL in its one form', () => {
     expect(() => serviceRoot('ftp://host/x')).toThrow(new UsageError('--base-url is not an http(s) URL: "ftp://host/x"'));
     expect(() => serviceRoot('bob:pw@host')).toThrow(new UsageError('--base-url is not an http(s) URL: "host"'));
     expect(() => serviceRoot('http://bob:pw@')).toThrow(new UsageError('--base-url is not an http(s) URL: "http://"'));
+  });
+});
+
+describe('unreachableReason', () => {
+  it("undici's codes as a reason with the code after it; the system's codes as they are", () => {
+    expect(unreachableReason('UND_ERR_SOCKET')).toBe('the connection was closed before a complete answer (UND_ERR_SOCKET)');
+    expect(unreachableReason('UND_ERR_HEADERS_TIMEOUT')).toBe('no answer came in time (UND_ERR_HEADERS_TIMEOUT)');
+    expect(unreachableReason('UND_ERR_SOMETHING_NEW')).toBe('the connection failed (UND_ERR_SOMETHING_NEW)');
+    expect(unreachableReason('ECONNREFUSED')).toBe('ECONNREFUSED');
+    expect(unreachableReason('getaddrinfo ENOTFOUND x')).toBe('getaddrinfo ENOTFOUND x');
   });
 });
 
