@@ -41,7 +41,8 @@ interface FoundMark {
 
 /**
  * This side's sync mark for the remote: the newest of those kept under any of its names
- * (SyncEnds.remoteKeys: its one name, and the name a mark made before that had).
+ * (SyncEnds.remoteKeys: its one name, and the name a mark made before that had), the one
+ * name's on a tie.
  */
 async function readMark(client: ApiClient, courseId: string, keys: string[]): Promise<FoundMark | null> {
   const found = await Promise.all(

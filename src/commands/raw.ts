@@ -1,4 +1,4 @@
-import { API_PREFIX, failureCode, ServiceError, UnreachableError, unreachableReason } from '../cli/client.js';
+import { API_PREFIX, failureCode, ServiceError, serviceRootPath, UnreachableError, unreachableReason } from '../cli/client.js';
 import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 import { getAllPages } from '../cli/paginate.js';
 
@@ -18,12 +18,8 @@ function healthUrl(given: string): URL {
   if (u === undefined || !/^https?:$/.test(u.protocol)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(given)}`);
   u.hash = '';
   const path = u.pathname.replace(/\/+$/, '');
-  const root = path.endsWith(`${API_PREFIX}/health`)
-    ? path.slice(0, -`${API_PREFIX}/health`.length)
-    : path.endsWith(API_PREFIX)
-      ? path.slice(0, -API_PREFIX.length)
-      : path;
-  u.pathname = `${root}${API_PREFIX}/health`;
+  const api = path.endsWith(`${API_PREFIX}/health`) ? path.slice(0, -'/health'.length) : path;
+  u.pathname = `${serviceRootPath(api)}${API_PREFIX}/health`;
   return u;
 }
 

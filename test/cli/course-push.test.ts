@@ -435,7 +435,7 @@ describe('courses push', () => {
         `crs_stats is up to date with ${url} (local revision 12, remote revision 10)\n`,
       );
       expect(await markAt(url)).toMatchObject({ remote: url, remoteRevision: 10, localRevision: 12 });
-      // A local edit pushes without --force; the newer mark (the root's) is the one read.
+      // A local edit pushes without --force; the root's mark (the old one stays) is the one read.
       await s.lapOk(['lessons', 'update', 'les_0002', '--minutes', '22']);
       const pushed = await s.lap(['courses', 'push', 'crs_stats', ...http, '--yes']);
       expect(pushed.stderr).toBe('');
