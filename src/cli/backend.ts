@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { defaultStorePath } from './client.js';
+import { API_PREFIX, defaultStorePath, serviceRoot } from './client.js';
 import { type GlobalOptions, UsageError } from './command.js';
 import { type ConfigSource, configPath, defaultProfileName, missingDefaultProfile, type Profile, profileNamed, redact } from './config.js';
 import type { Env } from './io.js';
@@ -64,6 +64,8 @@ export type Backend =
       isDefault: boolean;
       memory: boolean;
       as?: string;
+      /** Where `as` came from, for messages about it. */
+      asFrom?: ActingUserSource;
       profile?: string;
       /** --db-pool: the most PostgreSQL connections this process opens (undefined: the store's default). */
       pool?: number;
@@ -97,6 +99,43 @@ function refuseTwoStores(g: GlobalOptions): void {
   throw new UsageError('--memory and --db both name a local store: give one');
 }
 
+/**
+ * Where an acting user came from: the flag, COURSEBOOK_AS, or a profile's `as` (the profile
+ * in effect, or the one --to/--from names: `flag`). Messages about it name that setting.
+ */
+export type ActingUserSource = { kind: 'flag' } | { kind: 'env' } | { kind: 'profile'; name: string; flag?: string };
+
+/** The acting user that applies, by precedence (flag, environment, profile), and its source; undefined when none. */
+function actingUser(g: GlobalOptions, env: Env, profileName: string | undefined, profile: Profile): { as: string; asFrom: ActingUserSource } | undefined {
+  if (g.as !== undefined && g.as !== '') return { as: g.as, asFrom: { kind: 'flag' } };
+  if (env.COURSEBOOK_AS !== undefined && env.COURSEBOOK_AS !== '') return { as: env.COURSEBOOK_AS, asFrom: { kind: 'env' } };
+  if (profile.as !== undefined && profile.as !== '') return { as: profile.as, asFrom: { kind: 'profile', name: profileName ?? 'default' } };
+  return undefined;
+}
+
+/** A profile as messages name it (`the profile "work"`, with the flag that named it), and the `config` command that removes its `as`. */
+function profileAs(name: string, flag?: string): { which: string; unset: string } {
+  return {
+    which: `the profile ${JSON.stringify(name)}${flag === undefined ? '' : ` (${flag})`}`,
+    unset: `coursebook config unset as${name === 'default' && flag === undefined ? '' : ` --name ${name}`}`,
+  };
+}
+
+/**
+ * A local store without the acting user: said of the setting that named it, with its fix
+ * (the flag needs none: the value is on the command line).
+ */
+export function unknownActingUser(as: string, from: ActingUserSource | undefined): string {
+  const missing = 'a user that does not exist in this store';
+  if (from === undefined || from.kind === 'flag') return `--as names ${missing}: ${JSON.stringify(as)}`;
+  if (from.kind === 'env') return `COURSEBOOK_AS (${JSON.stringify(as)}) names ${missing} (unset COURSEBOOK_AS, or give --as USER)`;
+  const { which, unset } = profileAs(from.name, from.flag);
+  const set = unset.replace('unset as', 'set as USER');
+  // A profile named by --to/--from is the other end: the user is missing from its store.
+  const where = from.flag === undefined ? missing : missing.replace('this store', 'its store');
+  return `${which} sets as (${JSON.stringify(as)}), ${where} (set another with ${set}, or remove it with ${unset})`;
+}
+
 /** What an acting user (--as, COURSEBOOK_AS, a profile's as) is, and why a service takes none. */
 const AGAINST_A_SERVICE = 'acts as a user of a local store; against a remote service the token says who you are';
 
@@ -127,7 +166,7 @@ export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigS
     const token = pick(g.token, env.COURSEBOOK_TOKEN, profile.token);
     return { kind: 'remote', baseUrl, ...(token === undefined ? {} : { token }), ...named };
   }
-  const as = pick(g.as, env.COURSEBOOK_AS, profile.as);
+  const acting = actingUser(g, env, name, profile);
   const store = resolveStorePath(g, env, profile);
   const pool = dbPoolSize(g.dbPool);
   return {
@@ -135,7 +174,7 @@ export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigS
     db: store.path,
     isDefault: store.isDefault,
     memory: g.memory === true,
-    ...(as ? { as } : {}),
+    ...acting,
     ...named,
     ...(pool === undefined ? {} : { pool }),
   };
@@ -147,12 +186,12 @@ export async function resolveBackend(g: GlobalOptions, env: Env, config: ConfigS
  * as the source that would have applied: flags beat the environment, which beats the profile.
  */
 function refuseActingUser(env: Env, profileName: string | undefined, profile: Profile): void {
-  if (env.COURSEBOOK_AS !== undefined && env.COURSEBOOK_AS !== '')
-    throw new UsageError(`COURSEBOOK_AS (${JSON.stringify(env.COURSEBOOK_AS)}) ${AGAINST_A_SERVICE} (unset COURSEBOOK_AS, or use --db)`);
-  if (profile.as !== undefined && profile.as !== '') {
-    const which = profileName === undefined ? 'the profile' : `the profile ${JSON.stringify(profileName)}`;
-    const unset = `coursebook config unset as${profileName === undefined || profileName === 'default' ? '' : ` --name ${profileName}`}`;
-    throw new UsageError(`${which} sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with ${unset}, or use --db)`);
+  const acting = actingUser({}, env, profileName, profile);
+  if (acting?.asFrom.kind === 'env')
+    throw new UsageError(`COURSEBOOK_AS (${JSON.stringify(acting.as)}) ${AGAINST_A_SERVICE} (unset COURSEBOOK_AS, or use --db)`);
+  if (acting?.asFrom.kind === 'profile') {
+    const { which, unset } = profileAs(acting.asFrom.name);
+    throw new UsageError(`${which} sets as (${JSON.stringify(acting.as)}), which ${AGAINST_A_SERVICE} (remove it with ${unset}, or use --db)`);
   }
 }
 
@@ -179,10 +218,10 @@ export function prepareStoreFile(store: StorePath, note: (message: string) => vo
   note(`creating a new store at ${store.path}`);
 }
 
-/** The back end as `whoami` shows it: `local <store path>` or `remote <URL without credentials>`, and the profile. */
+/** The back end as `whoami` shows it: `local <store path>` or `remote <the service's root>` (serviceRoot: no credentials), and the profile. */
 export function describeBackend(backend: Backend | null): { backend: string; profile: string } {
   if (!backend) return { backend: '', profile: '' };
-  const where = backend.kind === 'remote' ? `remote ${redact('baseUrl', backend.baseUrl)}` : `local ${redact('db', backend.db)}`;
+  const where = backend.kind === 'remote' ? `remote ${serviceRoot(backend.baseUrl)}` : `local ${redact('db', backend.db)}`;
   return { backend: where, profile: backend.profile ?? '' };
 }
 
@@ -192,34 +231,54 @@ export function describeBackend(backend: Backend | null): { backend: string; pro
 export interface SyncEnds {
   here: Backend;
   there: Backend;
-  /** How this store names the remote in its sync marks (no credentials). */
+  /** How this store names the remote in its sync marks (no credentials), and shows it. */
   remote: string;
+  /** Every name this store may hold the remote's sync marks under, `remote` first (syncMarkKeys). */
+  remoteKeys: string[];
 }
 
 /** A profile used as the remote: its service (baseUrl, token) or its store file (db, as). A service's profile with `as` is refused, as for resolveBackend. */
 function profileBackend(profile: Profile, name: string, flag: string): Backend {
   if (profile.baseUrl) {
-    if (profile.as !== undefined && profile.as !== '')
-      throw new UsageError(
-        `the profile ${JSON.stringify(name)} (${flag}) sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with coursebook config unset as --name ${name})`,
-      );
+    if (profile.as !== undefined && profile.as !== '') {
+      const { which, unset } = profileAs(name, flag);
+      throw new UsageError(`${which} sets as (${JSON.stringify(profile.as)}), which ${AGAINST_A_SERVICE} (remove it with ${unset})`);
+    }
     return profile.token ? { kind: 'remote', baseUrl: profile.baseUrl, token: profile.token } : { kind: 'remote', baseUrl: profile.baseUrl };
   }
-  if (profile.db) return { kind: 'local', db: profile.db, isDefault: false, memory: false, ...(profile.as ? { as: profile.as } : {}) };
+  if (profile.db)
+    return {
+      kind: 'local',
+      db: profile.db,
+      isDefault: false,
+      memory: false,
+      ...(profile.as ? { as: profile.as, asFrom: { kind: 'profile', name, flag } } : {}),
+    };
   throw new UsageError(`profile ${JSON.stringify(name)} (${flag}) has neither a baseUrl nor a db; set one with coursebook config set`);
 }
 
 /**
- * A back end's name in sync marks: the service URL without credentials, query or trailing
- * slash; `store:` and the file's absolute path; or `store:` and a PostgreSQL URL without
- * user, password or query (whoever connects, it is the same database).
+ * A back end's name in sync marks: a service's one URL (serviceRoot: its root, whether it
+ * was given as `http://host:8080` or `http://host:8080/api/v1/`, without credentials); `store:`
+ * and the file's absolute path; or `store:` and a PostgreSQL URL without user, password or
+ * query (whoever connects, it is the same database).
  */
 export function backendKey(b: Backend): string {
   if (b.kind === 'local') {
     if (!isUrlShaped(b.db)) return `store:${b.db === ':memory:' ? b.db : resolve(b.db)}`;
     return `store:${withoutCredentials(b.db, '--db')}`;
   }
-  return withoutCredentials(b.baseUrl, '--base-url');
+  return serviceRoot(b.baseUrl);
+}
+
+/**
+ * The names a store may hold a back end's sync marks under, the current one first. Before
+ * service URLs had one form a mark was kept under the URL as given, less credentials, query
+ * and trailing slashes: for a service given as its API that is the root and `/api/v1`.
+ */
+export function syncMarkKeys(b: Backend): string[] {
+  const key = backendKey(b);
+  return b.kind === 'remote' ? [key, `${key}${API_PREFIX}`] : [key];
 }
 
 function withoutCredentials(location: string, flag: string): string {
@@ -274,7 +333,7 @@ export async function resolveSyncEnds(g: GlobalOptions, env: Env, config: Config
     );
     if (here.kind === 'remote') {
       const name = here.profile ?? 'PROFILE';
-      const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${redact('baseUrl', here.baseUrl)}, not a local store`;
+      const service = `the profile ${here.profile === undefined ? 'in effect' : JSON.stringify(name)} is the service ${serviceRoot(here.baseUrl)}, not a local store`;
       if (!baseUrl)
         throw new UsageError(
           `missing the remote: give ${flag} PROFILE, or --base-url URL with --token TOKEN (${service}: it is the end this command works from; to make it the remote, give ${flag} ${name})`,
@@ -288,5 +347,5 @@ export async function resolveSyncEnds(g: GlobalOptions, env: Env, config: Config
   }
   const remote = backendKey(there);
   if (here.kind === there.kind && backendKey(here) === remote) throw new UsageError(`the remote (${remote}) is the copy this command works from`);
-  return { here, there, remote };
+  return { here, there, remote, remoteKeys: syncMarkKeys(there) };
 }

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, isErrorCode } from '../errors.js';
-import type { ApiClient, ApiResponse } from './command.js';
+import { type ApiClient, type ApiResponse, UsageError } from './command.js';
 import type { Env } from './io.js';
 
 /** The remote service could not be reached (exit 9). */
@@ -10,6 +10,41 @@ export class UnreachableError extends Error {
     super(message);
     this.name = 'UnreachableError';
   }
+}
+
+/**
+ * What undici's own codes mean. They name undici's classes, not the network: shown bare
+ * (`UND_ERR_SOCKET`) they read as an internal error. The system's codes (`ECONNREFUSED`,
+ * `ENOTFOUND`, ...) are what other tools print, and are shown as they are.
+ */
+const UNDICI_REASONS: Record<string, string> = {
+  UND_ERR_SOCKET: 'the connection was closed before a complete answer',
+  UND_ERR_CLOSED: 'the connection was closed',
+  UND_ERR_DESTROYED: 'the connection was closed',
+  UND_ERR_CONNECT_TIMEOUT: 'no connection was made in time',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer came in time',
+  UND_ERR_BODY_TIMEOUT: 'the answer stopped arriving',
+  UND_ERR_HEADERS_OVERFLOW: "the answer's headers were too large",
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the answer was not as long as its Content-Length said',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'the answer was too large',
+  UND_ERR_ABORTED: 'the request was cancelled',
+  UND_ERR_ABORT: 'the request was cancelled',
+  UND_ERR_PRX_TLS: 'the secure connection to the proxy failed',
+};
+
+/** The code of a failed connection (undici's or the system's), else its message. */
+export function failureCode(err: unknown): string {
+  return (err as { code?: string }).code ?? (err as Error).message;
+}
+
+/**
+ * Why a service could not be reached, as said after `cannot reach URL:` (every command:
+ * the remote client and `health`): undici's codes as a reason with the code after it,
+ * `the connection was closed before a complete answer (UND_ERR_SOCKET)`; others as they are.
+ */
+export function unreachableReason(code: string): string {
+  const reason = UNDICI_REASONS[code] ?? (code.startsWith('UND_ERR_') ? 'the connection failed' : undefined);
+  return reason === undefined ? code : `${reason} (${code})`;
 }
 
 /** Some other failure reported by the service (a 500, or an answer that is not the API's envelope): exit 1. */
@@ -66,6 +101,33 @@ export function nextPageFromLink(header: string | null | undefined, requestUrl: 
 }
 
 export const API_PREFIX = '/api/v1';
+
+/**
+ * A service's root path, however it was pasted: trailing slashes and one trailing /api/v1
+ * (the API, as the service's answers and docs show it) removed; a prefix in front is kept.
+ */
+export function serviceRootPath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length).replace(/\/+$/, '') : trimmed;
+}
+
+/**
+ * A service's URL in its one form, the one it is compared, keyed (sync marks) and shown by:
+ * `http://host:8080` for `HTTP://Host:8080/api/v1/`. Scheme and host in lower case and a
+ * default port dropped (the WHATWG URL does both), the path through serviceRootPath, and
+ * never credentials, a query or a fragment.
+ */
+export function serviceRoot(given: string): string {
+  let u: URL | undefined;
+  try {
+    u = new URL(given);
+  } catch {
+    u = undefined;
+  }
+  if (u === undefined || !/^https?:$/.test(u.protocol))
+    throw new UsageError(`--base-url is not an http(s) URL: ${JSON.stringify(given.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^@/]*@/i, '$1'))}`);
+  return `${u.origin}${serviceRootPath(u.pathname)}`;
+}
 
 export function defaultStorePath(env: Env): string {
   const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
@@ -143,20 +205,11 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
  * MAX_TRIES tries, each retry announced on stderr.
  */
 export async function remoteClient(baseUrl: string, token: string | undefined, retry: RetryPolicy): Promise<ApiClient> {
-  const { request } = await import('undici');
   // The service's root, however it was pasted: `.../api/v1` (what its answers and docs
-  // show) names the same service, so the prefix is not asked for twice.
-  const trimmed = baseUrl.replace(/\/+$/, '');
-  const root = trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length) : trimmed;
-  let safeBase: string;
-  try {
-    const u = new URL(root);
-    u.username = '';
-    u.password = '';
-    safeBase = u.toString().replace(/\/+$/, '');
-  } catch {
-    throw new AppError('invalid', `--base-url is not a URL`);
-  }
+  // show) names the same service, so the prefix is not asked for twice. Credentials in the
+  // URL were never sent (undici asks the origin and path), and are never shown.
+  const root = serviceRoot(baseUrl);
+  const { request } = await import('undici');
   return {
     mode: 'remote',
     async request(method, path, body) {
@@ -181,20 +234,20 @@ export async function remoteClient(baseUrl: string, token: string | undefined, r
           link = Array.isArray(linkHeader) ? linkHeader.join(', ') : linkHeader;
           text = await res.body.text();
         } catch (err) {
-          const code = (err as { code?: string }).code ?? (err as Error).message;
+          const code = failureCode(err);
           if (tries < MAX_TRIES && IDEMPOTENT.has(method.toUpperCase()) && TRANSIENT.has(code)) {
             const wait = backoffMs(tries);
-            retry.note(`cannot reach ${safeBase} (${code}); retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            retry.note(`cannot reach ${root}: ${unreachableReason(code)}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
             await retry.sleep(wait);
             continue;
           }
           const after = tries > 1 ? ` after ${tries} tries` : '';
-          throw new UnreachableError(`cannot reach ${safeBase}: ${code}${after}`);
+          throw new UnreachableError(`cannot reach ${root}: ${unreachableReason(code)}${after}`);
         }
         if (status === 429 && tries < MAX_TRIES) {
           const wait = retryAfterMs(retryAfter, retry.now()) ?? backoffMs(tries);
           if (wait <= MAX_RETRY_AFTER_MS) {
-            retry.note(`rate-limited by ${safeBase}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
+            retry.note(`rate-limited by ${root}; retrying in ${seconds(wait)} (try ${tries + 1} of ${MAX_TRIES})`);
             await retry.sleep(wait);
             continue;
           }

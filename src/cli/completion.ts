@@ -118,6 +118,7 @@ async function localCourseIds(globals: GlobalOptions, io: Io): Promise<Candidate
     db: backend.db,
     isDefault: backend.isDefault,
     as: backend.as,
+    asFrom: backend.asFrom,
     persistActor: false,
     clock: io.clock,
     ids: io.ids(),

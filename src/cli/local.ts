@@ -7,7 +7,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { Ids } from '../runtime/ids.js';
 import { isPostgresUrl, openStore } from '../store/db.js';
 import { firstAdmin, getUser, insertUser } from '../store/users.js';
-import { prepareStoreFile, refusePoolForSqlite, type StorePath } from './backend.js';
+import { type ActingUserSource, prepareStoreFile, refusePoolForSqlite, type StorePath, unknownActingUser } from './backend.js';
 import { inProcessClient } from './client.js';
 import { type ApiClient, UsageError } from './command.js';
 
@@ -45,6 +45,8 @@ export async function openLocalClient(options: {
   /** The default store location: its folder is made on demand (any other folder must exist). */
   isDefault: boolean;
   as?: string | undefined;
+  /** Where `as` came from (the flag when not said), named when the store has no such user. */
+  asFrom?: ActingUserSource | undefined;
   /** --db-pool: PostgreSQL only (the store's default when undefined). */
   pool?: number | undefined;
   persistActor: boolean;
@@ -64,7 +66,7 @@ export async function openLocalClient(options: {
   if (options.as) {
     if (!(await getUser(store, options.as))) {
       await store.close();
-      throw new AppError('unauthenticated', `--as names a user that does not exist in this store: ${JSON.stringify(options.as)}`);
+      throw new AppError('unauthenticated', unknownActingUser(options.as, options.asFrom));
     }
     auth = localAuthenticator(options.as);
   } else {

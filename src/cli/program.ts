@@ -31,6 +31,7 @@ async function openBackend(backend: Backend, io: Io, persistActor: boolean, clea
     db: backend.db,
     isDefault: backend.isDefault,
     as: backend.as,
+    asFrom: backend.asFrom,
     pool: backend.pool,
     persistActor,
     clock: io.clock,

@@ -33,9 +33,26 @@ const fileOf = (content: CourseContentValue): CourseFileValue => {
   return file;
 };
 
-async function readMark(client: ApiClient, courseId: string, remote: string): Promise<SyncMarkValue | null> {
-  const q = `remote=${encodeURIComponent(remote)}`;
-  return (await client.request<{ mark: SyncMarkValue | null }>('GET', `/courses/${seg(courseId)}/sync-mark?${q}`)).data.mark;
+/** This side's sync mark for the remote and the name it is kept under, or null when there is none. */
+interface FoundMark {
+  mark: SyncMarkValue;
+  key: string;
+}
+
+/**
+ * This side's sync mark for the remote: the newest of those kept under any of its names
+ * (SyncEnds.remoteKeys: its one name, and the name a mark made before that had), the one
+ * name's on a tie.
+ */
+async function readMark(client: ApiClient, courseId: string, keys: string[]): Promise<FoundMark | null> {
+  const found = await Promise.all(
+    keys.map(async (key) => {
+      const q = `remote=${encodeURIComponent(key)}`;
+      const mark = (await client.request<{ mark: SyncMarkValue | null }>('GET', `/courses/${seg(courseId)}/sync-mark?${q}`)).data.mark;
+      return mark ? { mark, key } : null;
+    }),
+  );
+  return found.reduce<FoundMark | null>((newest, f) => (f && (!newest || Date.parse(f.mark.syncedAt) > Date.parse(newest.mark.syncedAt)) ? f : newest), null);
 }
 
 /**
@@ -112,7 +129,8 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
   if (!from) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} was not found ${direction === 'push' ? 'in this store' : `on ${remote}`}.`);
   const to = await readContent(target, courseId);
   const localContent = direction === 'push' ? from : to;
-  const mark = localContent ? await readMark(here, courseId, remote) : null;
+  const found = localContent ? await readMark(here, courseId, ends.remoteKeys) : null;
+  const mark = found?.mark ?? null;
   const force = opts.force === true;
   const sourceFile = fileOf(from);
   const targetFile = to ? fileOf(to) : null;
@@ -126,7 +144,8 @@ async function transfer(ctx: CommandContext, direction: Direction, courseId: str
   const dry = await writeContent(target, courseId, sourceFile, expected, true, evidence);
   const remembered = async (result: ContentWriteResultValue) => {
     const [remoteRevision, localRevision] = direction === 'push' ? [result.revision!, from.contentRevision] : [from.contentRevision, result.revision!];
-    if (mark && mark.remoteRevision === remoteRevision && mark.localRevision === localRevision) return;
+    // A mark kept under an older name of the remote is written again under its one name.
+    if (found && found.key === remote && found.mark.remoteRevision === remoteRevision && found.mark.localRevision === localRevision) return;
     await here.request('PUT', `/courses/${seg(courseId)}/sync-mark`, { remote, remoteRevision, localRevision, base: sourceFile });
   };
   if (dry.data.changes === 0) {
@@ -266,7 +285,7 @@ export const courseSyncCommands = defineCommands([
       const local = await readContent(here, courseId);
       if (!local) throw new AppError('not-found', `Course ${JSON.stringify(courseId)} was not found in this store.`);
       const remote = await readContent(there, courseId);
-      const mark = await readMark(here, courseId, ends.remote);
+      const mark = (await readMark(here, courseId, ends.remoteKeys))?.mark ?? null;
       const localFile = fileOf(local);
       const remoteFile = remote ? fileOf(remote) : null;
       const plan = planContent(remoteFile, localFile);

@@ -1,4 +1,4 @@
-import { API_PREFIX, ServiceError, UnreachableError } from '../cli/client.js';
+import { API_PREFIX, failureCode, ServiceError, serviceRootPath, UnreachableError, unreachableReason } from '../cli/client.js';
 import { type CommandResult, defineCommands, parseJsonText, UsageError } from '../cli/command.js';
 import { getAllPages } from '../cli/paginate.js';
 
@@ -18,12 +18,8 @@ function healthUrl(given: string): URL {
   if (u === undefined || !/^https?:$/.test(u.protocol)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(given)}`);
   u.hash = '';
   const path = u.pathname.replace(/\/+$/, '');
-  const root = path.endsWith(`${API_PREFIX}/health`)
-    ? path.slice(0, -`${API_PREFIX}/health`.length)
-    : path.endsWith(API_PREFIX)
-      ? path.slice(0, -API_PREFIX.length)
-      : path;
-  u.pathname = `${root}${API_PREFIX}/health`;
+  const api = path.endsWith(`${API_PREFIX}/health`) ? path.slice(0, -'/health'.length) : path;
+  u.pathname = `${serviceRootPath(api)}${API_PREFIX}/health`;
   return u;
 }
 
@@ -69,7 +65,7 @@ async function askHealth(asked: URL, timeout: number): Promise<HealthAnswer> {
   try {
     res = await request(asked, { signal });
   } catch (err) {
-    const why = signal.aborted ? `no answer within ${timeout} ms` : ((err as { code?: string }).code ?? (err as Error).message);
+    const why = signal.aborted ? `no answer within ${timeout} ms` : unreachableReason(failureCode(err));
     throw new UnreachableError(`cannot reach ${shown(asked)}: ${why}`);
   }
   const chunks: Buffer[] = [];
@@ -85,8 +81,8 @@ async function askHealth(asked: URL, timeout: number): Promise<HealthAnswer> {
       }
     }
   } catch (err) {
-    const why = signal.aborted ? `within ${timeout} ms` : `(${(err as { code?: string }).code ?? (err as Error).message})`;
-    throw new ServiceError(`${shown(asked)} answered ${res.statusCode} but its body did not arrive ${why}`, res.statusCode);
+    const why = signal.aborted ? ` within ${timeout} ms` : `: ${unreachableReason(failureCode(err))}`;
+    throw new ServiceError(`${shown(asked)} answered ${res.statusCode} but its body did not arrive${why}`, res.statusCode);
   }
   const text = Buffer.concat(chunks).subarray(0, HEALTH_BODY_LIMIT).toString('utf8');
   const location = res.statusCode >= 300 && res.statusCode < 400 ? res.headers.location : undefined;

@@ -36,14 +36,25 @@ describe('whoami', () => {
     });
   });
 
-  it('--as a user who does not exist is unauthenticated (exit 4)', async () => {
+  it('an acting user who does not exist is unauthenticated (exit 4), named by the setting that gave it: --as, COURSEBOOK_AS or the profile', async () => {
     expect(await shared.run(['--as', 'usr_ghost', 'whoami'])).toMatchObject({
       code: 4,
       stdout: '',
       stderr: 'error (unauthenticated): --as names a user that does not exist in this store: "usr_ghost"\n',
     });
-    const env = await shared.run(['whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } });
-    expect(env.code).toBe(4);
+    const fromEnv =
+      'error (unauthenticated): COURSEBOOK_AS ("usr_ghost") names a user that does not exist in this store (unset COURSEBOOK_AS, or give --as USER)\n';
+    expect(await shared.run(['whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } })).toMatchObject({ code: 4, stdout: '', stderr: fromEnv });
+    await shared.ok(['config', 'set', 'as', 'usr_x', '--name', 'ghostly']);
+    expect(await shared.run(['--profile', 'ghostly', 'whoami'])).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error (unauthenticated): the profile "ghostly" sets as ("usr_x"), a user that does not exist in this store (set another with coursebook config set as USER --name ghostly, or remove it with coursebook config unset as --name ghostly)\n',
+    });
+    // The environment beats the profile, and the flag both: the one that applied is named.
+    expect(await shared.run(['--profile', 'ghostly', 'whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } })).toMatchObject({ code: 4, stderr: fromEnv });
+    expect((await shared.run(['--profile', 'ghostly', '--as', 'usr_s01', 'whoami'], { env: { COURSEBOOK_AS: 'usr_ghost' } })).code).toBe(0);
   });
 
   it('names the profile in use; on a terminal it is a table', async () => {

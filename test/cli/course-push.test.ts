@@ -349,16 +349,100 @@ describe('courses push', () => {
       expect(await runCli(['courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: --base-url names the other end, and this end comes from the profile, but the profile "hub" is the service ${server.url}/, not a local store: give the local store with --db PATH or --profile NAME (a profile with a db)\n`,
+        stderr: `error: --base-url names the other end, and this end comes from the profile, but the profile "hub" is the service ${server.url}, not a local store: give the local store with --db PATH or --profile NAME (a profile with a db)\n`,
       });
       expect((await runCli(['courses', 'pull', 'crs_stats', '--yes'], { env: s.laptop.env })).stderr).toBe(
-        `error: missing the remote: give --from PROFILE, or --base-url URL with --token TOKEN (the profile "hub" is the service ${server.url}/, not a local store: it is the end this command works from; to make it the remote, give --from hub)\n`,
+        `error: missing the remote: give --from PROFILE, or --base-url URL with --token TOKEN (the profile "hub" is the service ${server.url}, not a local store: it is the end this command works from; to make it the remote, give --from hub)\n`,
       );
       // --db names the local end beside --base-url (no longer "give one").
       expect((await runCli(['--db', s.laptop.db, 'courses', 'push', 'crs_stats', ...http, '--yes'], { env: s.laptop.env })).stdout).toMatch(
         /is up to date with/,
       );
       expect(existsSync(join(s.laptop.env.XDG_DATA_HOME!, 'coursebook', 'coursebook.db'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a service given as its root or as its API (/api/v1, a slash, an upper-case scheme) is one remote: one sync mark, named by its root', async () => {
+    const s = await twoStores();
+    const server = await startServer(inProcessServeOptions({ seed: { name: 'hub.json', text: JSON.stringify(HUB) } }));
+    const url = server.url;
+    try {
+      await authorOffline(s);
+      expect((await s.lap(['courses', 'push', 'crs_stats', '--base-url', url, '--token', 'tok-admin', '--yes'])).code).toBe(0);
+      expect(await s.lapOk(['courses', 'diff', 'crs_stats', '--base-url', `${url}/api/v1`, '--token', 'tok-admin'])).toBe(
+        [
+          'local:  crs_stats revision 12, unchanged since the last push or pull',
+          `remote: ${url} revision 10, unchanged since the last push or pull`,
+          'no differences',
+          '',
+        ].join('\n'),
+      );
+      const env = { ...s.laptop.env, COURSEBOOK_BASE_URL: `${url.replace('http:', 'HTTP:')}/api/v1/`, COURSEBOOK_TOKEN: 'tok-admin' };
+      await s.lapOk(['lessons', 'update', 'les_0002', '--minutes', '22']);
+      expect((await s.lap(['courses', 'diff', 'crs_stats'], { env })).stdout.split('\n').slice(0, 2)).toEqual([
+        'local:  crs_stats revision 13, changed since the last push or pull',
+        `remote: ${url} revision 10, unchanged since the last push or pull`,
+      ]);
+      const pushed = await s.lap(['courses', 'push', 'crs_stats', '--yes'], { env });
+      expect(pushed.stderr).toBe('');
+      expect(pushed.stdout.split('\n').at(-2)).toBe(`pushed crs_stats to ${url}: 1 changed (remote revision 11)`);
+      expect(JSON.parse(await s.lapOk(['--json', 'api', 'GET', `/courses/crs_stats/sync-mark?remote=${encodeURIComponent(url)}`])).mark).toMatchObject({
+        remote: url,
+        remoteRevision: 11,
+        localRevision: 13,
+      });
+      // The profile is the same service as --base-url: the copy this command works from.
+      writeFileSync(
+        join(s.laptop.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json'),
+        JSON.stringify({ profiles: { hub: { baseUrl: `${url}/api/v1/`, token: 'tok-admin' } } }),
+      );
+      expect(await runCli(['--profile', 'hub', 'courses', 'push', 'crs_stats', '--to', 'hub', '--yes'], { env: s.laptop.env })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: the remote (${url}) is the copy this command works from\n`,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a sync mark an earlier version kept under the API form (URL/api/v1) is still found, and kept under the root from the next push', async () => {
+    const s = await twoStores();
+    const server = await startServer(inProcessServeOptions({ seed: { name: 'hub.json', text: JSON.stringify(HUB) } }));
+    const url = server.url;
+    const http = ['--base-url', url, '--token', 'tok-admin'];
+    const markAt = async (key: string) =>
+      JSON.parse(await s.lapOk(['--json', 'api', 'GET', `/courses/crs_stats/sync-mark?remote=${encodeURIComponent(key)}`])).mark;
+    try {
+      await authorOffline(s);
+      // What a push with --base-url URL/api/v1 left before: the course on the service, and the mark under that name.
+      const { contentRevision: localRevision, ...file } = JSON.parse(await s.contentText(s.laptop));
+      const onService = await runCli(['--json', ...http, 'api', 'PUT', '/courses/crs_stats/content', '--body', JSON.stringify(file)], { env: s.laptop.env });
+      const written = JSON.parse(onService.stdout);
+      const mark = { remote: `${url}/api/v1`, remoteRevision: written.revision, localRevision, base: file };
+      await s.lapOk(['api', 'PUT', '/courses/crs_stats/sync-mark', '--body', JSON.stringify(mark)]);
+      expect(await markAt(url)).toBeNull();
+
+      expect((await s.lapOk(['courses', 'diff', 'crs_stats', ...http])).split('\n').slice(0, 3)).toEqual([
+        'local:  crs_stats revision 12, unchanged since the last push or pull',
+        `remote: ${url} revision 10, unchanged since the last push or pull`,
+        'no differences',
+      ]);
+      // Up to date: the mark is written again under the root.
+      expect(await s.lapOk(['courses', 'push', 'crs_stats', ...http, '--yes'])).toBe(
+        `crs_stats is up to date with ${url} (local revision 12, remote revision 10)\n`,
+      );
+      expect(await markAt(url)).toMatchObject({ remote: url, remoteRevision: 10, localRevision: 12 });
+      // A local edit pushes without --force; the root's mark (the old one stays) is the one read.
+      await s.lapOk(['lessons', 'update', 'les_0002', '--minutes', '22']);
+      const pushed = await s.lap(['courses', 'push', 'crs_stats', ...http, '--yes']);
+      expect(pushed.stderr).toBe('');
+      expect(pushed.stdout.split('\n').at(-2)).toBe(`pushed crs_stats to ${url}: 1 changed (remote revision 11)`);
+      expect((await s.lapOk(['courses', 'diff', 'crs_stats', '--base-url', `${url}/api/v1`, '--token', 'tok-admin'])).split('\n')[1]).toBe(
+        `remote: ${url} revision 11, unchanged since the last push or pull`,
+      );
     } finally {
       await server.close();
     }

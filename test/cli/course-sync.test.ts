@@ -2,6 +2,8 @@
  * `courses pull`, `courses diff`, and the import and block-move changes of #14, in-process
  * with two stores (test/helpers/two-stores.ts).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorOffline, cleanupStores, twoStores, withoutRevision } from '../helpers/two-stores.js';
 
@@ -100,6 +102,18 @@ describe('courses pull', () => {
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toMatch(/~ lesson les_0001 "Welcome!" \(title\)\npulled crs_stats from store:.*: 1 changed \(local revision 15\)\n$/);
     expect((await s.lap(['courses', 'push', 'crs_stats', '--to', 'hub', '--yes'])).stdout).toMatch(/^crs_stats is up to date with/);
+  });
+
+  it("a --from profile's acting user that its store does not have is unauthenticated (exit 4), naming the profile", async () => {
+    const s = await twoStores();
+    const config = join(s.laptop.env.XDG_CONFIG_HOME!, 'coursebook', 'config.json');
+    writeFileSync(config, JSON.stringify({ profiles: { 'hub-ghost': { db: s.hub.db, as: 'usr_nobody' } } }));
+    expect(await s.lap(['courses', 'pull', 'crs_other', '--from', 'hub-ghost', '--yes'])).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error (unauthenticated): the profile "hub-ghost" (--from) sets as ("usr_nobody"), a user that does not exist in its store (set another with coursebook config set as USER --name hub-ghost, or remove it with coursebook config unset as --name hub-ghost)\n',
+    });
   });
 
   it('a course the remote does not have (or will not show) is not-found (exit 5); --dry-run writes nothing', async () => {

@@ -304,7 +304,7 @@ describe('health', () => {
     expect(await runCli(['health', `${svc.url}/drop`])).toEqual({
       code: 9,
       stdout: '',
-      stderr: `error: cannot reach ${svc.url}/drop/api/v1/health: UND_ERR_SOCKET\n`,
+      stderr: `error: cannot reach ${svc.url}/drop/api/v1/health: the connection was closed before a complete answer (UND_ERR_SOCKET)\n`,
     });
   });
 

@@ -108,7 +108,7 @@ describe('templates bulk-update', () => {
       stdout:
         'updated 1 of 3: tpl_u\nfailed 2 of 3:\n' +
         '  tpl_a: unexpected: the service answered 503: Injected fault (rule flt_1).\n' +
-        `  tpl_b: unreachable: cannot reach ${served.url}: UND_ERR_SOCKET\n`,
+        `  tpl_b: unreachable: cannot reach ${served.url}: the connection was closed before a complete answer (UND_ERR_SOCKET)\n`,
     });
     // The preview comes first, whatever happens next; then the error, with the first failure's exit.
     expect(res.stderr).toBe(
@@ -123,7 +123,7 @@ describe('templates bulk-update', () => {
       changed: ['tpl_u'],
       failed: [
         { id: 'tpl_a', code: 'conflict', message: 'Injected fault (rule flt_3).' },
-        { id: 'tpl_b', code: 'unreachable', message: `cannot reach ${served.url}: UND_ERR_SOCKET` },
+        { id: 'tpl_b', code: 'unreachable', message: `cannot reach ${served.url}: the connection was closed before a complete answer (UND_ERR_SOCKET)` },
       ],
     });
     expect(json.stderr).toBe('{"error":{"code":"conflict","message":"2 of 3 template updates failed."}}\n');

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, nextPageFromLink, retryAfterMs } from '../../../src/cli/client.js';
+import { backoffMs, nextPageFromLink, retryAfterMs, serviceRoot, unreachableReason } from '../../../src/cli/client.js';
 import { UsageError } from '../../../src/cli/command.js';
 import { errorComments, stripLeadingComments } from '../../../src/cli/edit-loop.js';
 import { prettyJson } from '../../../src/cli/json-output.js';
@@ -137,6 +137,34 @@ describe('Link and Retry-After', () => {
 
   it('backoff doubles from half a second', () => {
     expect([1, 2, 3, 4].map(backoffMs)).toEqual([500, 1000, 2000, 4000]);
+  });
+});
+
+describe('serviceRoot: a service URL in its one form', () => {
+  it('the root and the API, with or without slashes, are one URL: lower-case scheme and host, no default port, no credentials, query or fragment', () => {
+    for (const given of ['http://host:8080', 'http://host:8080/', 'http://host:8080/api/v1', 'http://host:8080/api/v1/', 'HTTP://Host:8080/api/v1//'])
+      expect(serviceRoot(given)).toBe('http://host:8080');
+    expect(serviceRoot('https://bob:pw@Courses.Example.edu:443/api/v1?x=1#top')).toBe('https://courses.example.edu');
+    expect(serviceRoot('https://example.edu/lms/api/v1/')).toBe('https://example.edu/lms');
+    // The path is the service's: its case is kept, and /api/v1 is taken off once.
+    expect(serviceRoot('https://example.edu/LMS/API/V1')).toBe('https://example.edu/LMS/API/V1');
+    expect(serviceRoot('http://[::1]:8080/api/v1/api/v1')).toBe('http://[::1]:8080/api/v1');
+  });
+
+  it('anything but an http(s) URL is a usage error, without credentials in the message', () => {
+    expect(() => serviceRoot('ftp://host/x')).toThrow(new UsageError('--base-url is not an http(s) URL: "ftp://host/x"'));
+    expect(() => serviceRoot('bob:pw@host')).toThrow(new UsageError('--base-url is not an http(s) URL: "host"'));
+    expect(() => serviceRoot('http://bob:pw@')).toThrow(new UsageError('--base-url is not an http(s) URL: "http://"'));
+  });
+});
+
+describe('unreachableReason', () => {
+  it("undici's codes as a reason with the code after it; the system's codes as they are", () => {
+    expect(unreachableReason('UND_ERR_SOCKET')).toBe('the connection was closed before a complete answer (UND_ERR_SOCKET)');
+    expect(unreachableReason('UND_ERR_HEADERS_TIMEOUT')).toBe('no answer came in time (UND_ERR_HEADERS_TIMEOUT)');
+    expect(unreachableReason('UND_ERR_SOMETHING_NEW')).toBe('the connection failed (UND_ERR_SOMETHING_NEW)');
+    expect(unreachableReason('ECONNREFUSED')).toBe('ECONNREFUSED');
+    expect(unreachableReason('getaddrinfo ENOTFOUND x')).toBe('getaddrinfo ENOTFOUND x');
   });
 });
 
