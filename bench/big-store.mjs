@@ -59,7 +59,8 @@ async function buildStore(db, decimals) {
       users: [{ id: 'admin', name: 'Admin', admin: true }],
       tokens: [{ id: 'tok_bench', token: BENCH_TOKEN, userId: 'admin', scopes: ['*'] }],
       courses: [{ id: C, title: 'Big course' }],
-      modules: Array.from({ length: 10 }, (_, m) => ({ id: `m${String(m).padStart(2, '0')}`, courseId: C, title: `Module ${m}` })),
+      // Published: the gradebook's items are the published assignments in published modules.
+      modules: Array.from({ length: 10 }, (_, m) => ({ id: `m${String(m).padStart(2, '0')}`, courseId: C, title: `Module ${m}`, status: 'published' })),
       gradebookSetups: [
         {
           // The default setup (letters, rounding, source, versions) with the bench's own policies.
