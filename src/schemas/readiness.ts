@@ -67,31 +67,20 @@ export const AttestationBody = z.strictObject({ note: z.string().max(2000).optio
 
 // --- readiness evidence travelling with a course's first copy (PUT .../content `readiness`) --
 
-/** An attestation as it travels: the record's fields, without the course (the request's). */
-export const AttestationCopy = z
-  .strictObject({
-    itemId: Id,
-    rubricId: Id,
-    status: z.literal('attested').default('attested'),
-    by: Id,
-    byName: z.string().max(200),
-    note: z.string().max(2000),
-    at: TimestampInput,
-  })
+/**
+ * An attestation as it travels: the record's fields without the course (the request's),
+ * its time a timestamp like any input's and its names bounded.
+ */
+export const AttestationCopy = AttestationRecord.omit({ courseId: true })
+  .extend({ byName: z.string().max(200), at: TimestampInput })
   .openapi('AttestationCopy');
 
-/** A finding as it travels, its review included: the record's fields, without the course. */
-export const FindingCopy = z
-  .strictObject({
-    itemId: Id,
-    verdict: z.enum(['met', 'not-met']),
-    evidence: z.string().max(20_000),
-    suggestion: z.string().max(20_000).default(''),
-    provenance: orNull(Provenance).default(null),
-    state: z.enum(['draft', 'accepted', 'rejected']).default('draft'),
+/** A finding as it travels, its review included: the record's fields without the course, the review's checked as input. */
+export const FindingCopy = FindingRecord.omit({ courseId: true })
+  .extend({
     reviewedBy: Id.nullable().default(null),
-    reviewedByName: z.string().max(200).nullable().default(null),
     reviewedAt: TimestampInput.nullable().default(null),
+    reviewedByName: z.string().max(200).nullable().default(null),
   })
   .openapi('FindingCopy');
 

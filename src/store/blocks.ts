@@ -7,9 +7,10 @@ import { BLOCKS, type BlockRecord, blockView, insertRecord, type Row, updateReco
 
 export type BlockParent = { lessonId: string } | { assignmentId: string };
 
-const seqOf = (parent: BlockParent): Sequence =>
+/** The sequence a block's position counts in: its lesson's blocks, or its assignment's instructions. */
+export const seqOf = (parent: BlockParent): Sequence =>
   'lessonId' in parent ? { table: 'blocks', parent: 'lesson_id' } : { table: 'blocks', parent: 'assignment_id' };
-const parentId = (parent: BlockParent) => ('lessonId' in parent ? parent.lessonId : parent.assignmentId);
+export const parentId = (parent: BlockParent) => ('lessonId' in parent ? parent.lessonId : parent.assignmentId);
 
 /** A block with where it sits: the lesson's, or the assignment's (instructions). */
 export type BlockRow = BlockRecord;

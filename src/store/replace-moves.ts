@@ -10,6 +10,7 @@
  * assignments with it (their `course_id` follows the module's).
  */
 import type { DatasetValue } from '../schemas/dataset.js';
+import { type BlockParent, blockParents, parentId, seqOf } from './blocks.js';
 import type { Store } from './db.js';
 import { inListSlices, placeholders } from './in-lists.js';
 import { renumber, type Sequence } from './positions.js';
@@ -76,20 +77,17 @@ export async function replaceMovesOf(store: Store, d: DatasetValue): Promise<Rep
     // Its stored instructions stay beside the file's: the two lists are made one.
     if (was) add({ table: 'blocks', parent: 'assignment_id' }, a.id);
   }
-  const blockParents = [
-    ...d.blocks.map((b) => ({ id: b.id, lessonId: b.lessonId as string | null, assignmentId: null as string | null })),
-    ...d.assignments.flatMap((a) => a.instructions.map((b) => ({ id: b.id, lessonId: null as string | null, assignmentId: a.id as string | null }))),
+  const fileBlocks: { id: string; parent: BlockParent }[] = [
+    ...d.blocks.map((b) => ({ id: b.id, parent: { lessonId: b.lessonId } })),
+    ...d.assignments.flatMap((a) => a.instructions.map((b) => ({ id: b.id, parent: { assignmentId: a.id } }))),
   ];
-  const blocks = await stored(
-    'blocks',
-    'lesson_id, assignment_id',
-    blockParents.map((b) => b.id),
+  const storedBlocks = await blockParents(
+    store,
+    fileBlocks.map((b) => b.id),
   );
-  for (const b of blockParents) {
-    const was = blocks.get(b.id);
-    if (!was || (was.lesson_id === b.lessonId && was.assignment_id === b.assignmentId)) continue;
-    add({ table: 'blocks', parent: 'lesson_id' }, was.lesson_id ?? null);
-    add({ table: 'blocks', parent: 'assignment_id' }, was.assignment_id ?? null);
+  for (const b of fileBlocks) {
+    const was = storedBlocks.get(b.id);
+    if (was && (seqOf(was).parent !== seqOf(b.parent).parent || parentId(was) !== parentId(b.parent))) add(seqOf(was), parentId(was));
   }
   return { parents: [...parents.values()], movedModules };
 }
