@@ -1,9 +1,25 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { API_PREFIX, defaultStorePath, serviceRoot } from './client.js';
-import { type GlobalOptions, UsageError } from './command.js';
 import { type ConfigSource, configPath, defaultProfileName, missingDefaultProfile, type Profile, profileNamed, redact } from './config.js';
 import type { Env } from './io.js';
+import { UsageError } from './usage-error.js';
+
+/** The options every command inherits from `coursebook`. */
+export interface GlobalOptions {
+  db?: string;
+  /** --db-pool N as typed (checked by backend.ts dbPoolSize). */
+  dbPool?: string;
+  memory?: boolean;
+  baseUrl?: string;
+  token?: string;
+  profile?: string;
+  as?: string;
+  json?: boolean;
+  input?: boolean;
+  /** A JMESPath expression applied to the JSON output. */
+  query?: string;
+}
 
 /** The profile in effect and its name (undefined when none applies). */
 export interface SelectedProfile {

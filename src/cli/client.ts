@@ -1,8 +1,25 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, isErrorCode } from '../errors.js';
-import { type ApiClient, type ApiResponse, UsageError } from './command.js';
 import type { Env } from './io.js';
+import { UsageError } from './usage-error.js';
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  /** The body exactly as the API sent it: what --json prints. */
+  text: string;
+  data: T;
+  /** What was asked: the method and the path under /api/v1 (the renderer names what a POST created). */
+  request?: { method: string; path: string };
+  /** The next page (a path under /api/v1) when the answer had a `Link: <...>; rel="next"` header. */
+  next?: string;
+}
+
+export interface ApiClient {
+  /** Sends one API request. Error envelopes are thrown as AppError with their code. */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
+  readonly mode: 'local' | 'remote';
+}
 
 /** The remote service could not be reached (exit 9). */
 export class UnreachableError extends Error {

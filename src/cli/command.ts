@@ -1,30 +1,22 @@
 import { AppError } from '../errors.js';
-import type { Backend } from './backend.js';
+import type { AnswerCheck } from './answer-checks.js';
+import type { Backend, GlobalOptions } from './backend.js';
+import type { ApiClient, ApiResponse } from './client.js';
 import type { ConfigSource } from './config.js';
 import type { Env, Io } from './io.js';
-import type { ParentDef, ParentKind } from './parents.js';
-import type { AnswerCheck } from './prompt.js';
+import type { Prompter } from './prompter.js';
+import { UsageError } from './usage-error.js';
+
+// What a command module needs, in one place (defined where each belongs).
+export type { GlobalOptions } from './backend.js';
+export type { ApiClient, ApiResponse } from './client.js';
+export type { Prompter } from './prompter.js';
+export { UsageError } from './usage-error.js';
 
 /**
  * A command module (pnpm style): a small definition whose handler returns data and never
  * prints. The program wires options and arguments; render.ts decides how data is shown.
  */
-export interface ApiResponse<T = unknown> {
-  status: number;
-  /** The body exactly as the API sent it: what --json prints. */
-  text: string;
-  data: T;
-  /** What was asked: the method and the path under /api/v1 (the renderer names what a POST created). */
-  request?: { method: string; path: string };
-  /** The next page (a path under /api/v1) when the answer had a `Link: <...>; rel="next"` header. */
-  next?: string;
-}
-
-export interface ApiClient {
-  /** Sends one API request. Error envelopes are thrown as AppError with their code. */
-  request<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
-  readonly mode: 'local' | 'remote';
-}
 
 export interface Column {
   key: string;
@@ -47,13 +39,6 @@ export type CommandResult =
   | { kind: 'text'; text: string; json?: string; failure?: Error }
   /** Nothing on stdout (the command wrote a file, say); a note for stderr. */
   | { kind: 'none'; note?: string };
-
-export interface Prompter {
-  input(message: string, options?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
-  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
-  select<T extends string>(message: string, choices: { name: string; value: T; description?: string }[]): Promise<T>;
-  checkbox<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T[]>;
-}
 
 export interface CommandContext {
   client: ApiClient;
@@ -104,20 +89,22 @@ export interface CommandContext {
   nameProblemsBy(flagOf: (path: string) => string | undefined): void;
 }
 
-/** The options every command inherits from `coursebook`. */
-export interface GlobalOptions {
-  db?: string;
-  /** --db-pool N as typed (checked by backend.ts dbPoolSize). */
-  dbPool?: string;
-  memory?: boolean;
-  baseUrl?: string;
-  token?: string;
-  profile?: string;
-  as?: string;
-  json?: boolean;
-  input?: boolean;
-  /** A JMESPath expression applied to the JSON output. */
-  query?: string;
+export type ParentKind = 'course' | 'module' | 'lesson' | 'assignment' | 'user';
+
+/** Which users a `--user` pick list offers: the course's students, everyone enrolled in it, or every user. */
+export type UserPick = 'student' | 'member' | 'user';
+
+/** A parent a command works inside: the program gives it its flag, and `ctx.parent(kind)` resolves it. */
+export interface ParentDef {
+  kind: ParentKind;
+  /** The flag's help text, when more than "the module" is worth saying. */
+  description?: string;
+  /** It was a positional argument before: still accepted (after the command's own arguments), with a deprecation note. */
+  positional?: boolean;
+  /** A filter that may be left out (`certificates list --course`): no default, no pick list; read with `ctx.parentGiven`. */
+  optional?: boolean;
+  /** For `user`: what its pick list offers (default: the course's students). */
+  pick?: UserPick;
 }
 
 export interface OptionDef {
@@ -180,12 +167,6 @@ export interface GroupDef {
 export const defineCommands = (defs: CommandDef[]): CommandDef[] => defs;
 
 /** Usage error (exit 2) that names what is missing or wrong. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
 
 /** Encode one path segment: ids may hold characters that mean something in a URL. */
 export const seg = (value: string): string => encodeURIComponent(value);

@@ -3,9 +3,9 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { nodeCrypto } from '../runtime/crypto.js';
 import type { Profile as ProfileValue } from '../schemas/config-file.js';
-import { UsageError } from './command.js';
 import { fileError } from './error-text.js';
 import type { Env } from './io.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Named settings (docs/cli.md, "Profiles"): base URL, token, store path, acting user, and the

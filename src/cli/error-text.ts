@@ -1,5 +1,5 @@
 import { AppError, type Problem } from '../errors.js';
-import { UsageError } from './command.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * An error as a person reads it, one line each: `error (code): message`, then each problem

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../runtime/clock.js';
 import { type Ids, randomIds } from '../runtime/ids.js';
-import type { Prompter } from './command.js';
 import { useLiteFetch } from './lite-fetch.js';
+import type { Prompter } from './prompter.js';
 
 export interface OutStream {
   write(text: string): boolean;

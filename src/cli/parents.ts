@@ -8,26 +8,9 @@
  * accepted for one release, with one deprecation note on stderr.
  */
 import { selectedProfile } from './backend.js';
-import { type CommandContext, type CommandDef, type OptionDef, UsageError } from './command.js';
+import type { CommandContext, CommandDef, OptionDef, ParentDef, ParentKind } from './command.js';
 import type { PickKind } from './prompt.js';
-
-export type ParentKind = 'course' | 'module' | 'lesson' | 'assignment' | 'user';
-
-/** Which users a `--user` pick list offers: the course's students, everyone enrolled in it, or every user. */
-export type UserPick = 'student' | 'member' | 'user';
-
-/** A parent a command works inside: the program gives it its flag, and `ctx.parent(kind)` resolves it. */
-export interface ParentDef {
-  kind: ParentKind;
-  /** The flag's help text, when more than "the module" is worth saying. */
-  description?: string;
-  /** It was a positional argument before: still accepted (after the command's own arguments), with a deprecation note. */
-  positional?: boolean;
-  /** A filter that may be left out (`certificates list --course`): no default, no pick list; read with `ctx.parentGiven`. */
-  optional?: boolean;
-  /** For `user`: what its pick list offers (default: the course's students). */
-  pick?: UserPick;
-}
+import { UsageError } from './usage-error.js';
 
 /** The only parent with a default, from the environment. */
 export const COURSE_ENV = 'COURSEBOOK_COURSE';

@@ -4,13 +4,13 @@ import { EXAMPLES, GROUP_DESCRIPTIONS } from '../commands/examples.js';
 import { AppError, EXIT } from '../errors.js';
 import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
-import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
+import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, type ParentKind, UsageError } from './command.js';
 import { configPath, configSource } from './config.js';
 import { errorLines, fileError, flagOfField, problemsByFlag, sentencesByFlag } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
-import { type Invocation, type ParentKind, parentResolver, takesPositionalParents, typedParents } from './parents.js';
+import { type Invocation, parentResolver, takesPositionalParents, typedParents } from './parents.js';
 import { makePrompter } from './prompter.js';
 import { QueryFailed } from './query-failed.js';
 import { type RenderTarget, renderResult } from './render.js';
@@ -262,7 +262,8 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
       require: async (value, flag, question, check) => {
         if (value !== undefined && value !== '') return value;
         if (!interactive) throw new UsageError(`missing ${flag}`);
-        const validate = check === undefined ? (v: string) => (v.trim() === '' ? 'a value is required' : true) : (await import('./prompt.js')).VALIDATE[check];
+        const validate =
+          check === undefined ? (v: string) => (v.trim() === '' ? 'a value is required' : true) : (await import('./answer-checks.js')).VALIDATE[check];
         return prompt.input(question, { validate });
       },
       parent: (kind) => parentOf(kind),

@@ -3,7 +3,13 @@
  * actually shown (keeps start-up fast). What is asked and how answers are checked is in
  * prompt.ts; tests inject their own Prompter.
  */
-import type { Prompter } from './command.js';
+
+export interface Prompter {
+  input(message: string, options?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  select<T extends string>(message: string, choices: { name: string; value: T; description?: string }[]): Promise<T>;
+  checkbox<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T[]>;
+}
 
 export function makePrompter(): Prompter {
   const lib = () => import('@inquirer/prompts');

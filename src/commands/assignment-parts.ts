@@ -88,7 +88,7 @@ function typedLevels(values: readonly string[]): TypedLevel[] {
 
 /** On a terminal without --level: the levels one by one, in order, an empty answer to finish. */
 async function askLevels(ctx: CommandContext): Promise<TypedLevel[]> {
-  const { VALIDATE } = await import('../cli/prompt.js');
+  const { VALIDATE } = await import('../cli/answer-checks.js');
   const levels: TypedLevel[] = [];
   for (;;) {
     const first = levels.length === 0;

@@ -88,7 +88,11 @@ const QUESTIONS: Record<BlockType, Question[]> = {
 /** On a terminal without --file or --type: the type from a list, then its fields, each checked as it is typed. */
 async function askContent(ctx: CommandContext): Promise<Record<string, unknown>> {
   // The checks and the block schema load only now that prompts are shown.
-  const [{ asNumber, validateBlockField }, { BLOCK_TYPES }] = await Promise.all([import('../cli/prompt.js'), import('../schemas/content.js')]);
+  const [{ asNumber }, { validateBlockField }, { BLOCK_TYPES }] = await Promise.all([
+    import('../cli/answer-checks.js'),
+    import('../cli/prompt.js'),
+    import('../schemas/content.js'),
+  ]);
   const type = await ctx.prompt.select(
     'Block type?',
     BLOCK_TYPES.map((t) => ({ name: t, value: t })),

@@ -3,8 +3,9 @@
  * every part of the setup from flags, so no instructor needs the JSON. Each reads the
  * setup, changes its part and PUTs it back at the version read.
  */
+
+import type { ParentDef } from '../cli/command.js';
 import { type CommandContext, type CommandResult, defineCommands, numberOption, UsageError } from '../cli/command.js';
-import type { ParentDef } from '../cli/parents.js';
 import {
   expectedVersionOption,
   extraCreditText,

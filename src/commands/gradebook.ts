@@ -1,6 +1,6 @@
+import type { ParentDef } from '../cli/command.js';
 import { type CommandContext, type CommandResult, defineCommands, numberOption, parseJsonText, seg, UsageError } from '../cli/command.js';
 import { editUntilSaved } from '../cli/edit-loop.js';
-import type { ParentDef } from '../cli/parents.js';
 import { percentText } from '../domain/grading/export-csv.js';
 import { AppError } from '../errors.js';
 import { dropText, extraCreditText, lateText, missingText, type Setup, schemeText } from './gradebook-setup-change.js';
@@ -44,7 +44,7 @@ async function askFinalGrade(ctx: CommandContext, course: string, student: strin
   ]);
   if (picked !== A_PERCENT) return { letter: picked };
   // The check and its schema load only now that a prompt is shown.
-  const { VALIDATE } = await import('../cli/prompt.js');
+  const { VALIDATE } = await import('../cli/answer-checks.js');
   const answer = await ctx.prompt.input('Final percent?', { validate: VALIDATE.percent });
   return { percent: Number(answer) };
 }

@@ -1,6 +1,6 @@
 import chalk from 'chalk';
+import type { ParentDef } from '../cli/command.js';
 import { type CommandContext, type CommandResult, defineCommands, seg, UsageError } from '../cli/command.js';
-import type { ParentDef } from '../cli/parents.js';
 import { FIX_LABELS } from '../domain/readiness/fix-labels.js';
 import { AppError } from '../errors.js';
 import type { ReadinessReportValue } from '../schemas/readiness.js';

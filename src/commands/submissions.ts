@@ -18,7 +18,7 @@ async function askWork(ctx: CommandContext, assignment: string): Promise<Record<
   const { submissionType } = (await ctx.client.request<{ submissionType: 'text' | 'file' | 'link' }>('GET', `/assignments/${seg(assignment)}`)).data;
   if (submissionType === 'link') {
     // The check and its schema load only now that a prompt is shown.
-    const { VALIDATE } = await import('../cli/prompt.js');
+    const { VALIDATE } = await import('../cli/answer-checks.js');
     return { link: await ctx.prompt.input('Link to your work (http or https)?', { validate: VALIDATE.url }) };
   }
   if (submissionType === 'file') return { fileId: await ctx.require(undefined, '--file-id', 'Uploaded file id?') };

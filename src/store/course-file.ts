@@ -20,7 +20,8 @@ import { importDataset } from './dataset.js';
 import type { Store } from './db.js';
 import { getGradebookSetup } from './gradebook-setups.js';
 import { listLessons } from './lessons.js';
-import { assertCoursePublishable, rubricById } from './readiness.js';
+import { assertCoursePublishable } from './readiness.js';
+import { rubricById } from './rubrics.js';
 
 /** Block fields as a course file writes them: id, content, and review state only when not plain human. */
 function fileBlock(b: StoredBlockValue): Record<string, unknown> {

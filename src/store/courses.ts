@@ -6,7 +6,7 @@ import type { GradebookSetupValue } from '../schemas/gradebook.js';
 import type { Store } from './db.js';
 import { putGradebookSetup } from './gradebook-setups.js';
 import { closeGap, moveTo, openSlot } from './positions.js';
-import { rubricExists } from './readiness.js';
+import { rubricExists } from './rubrics.js';
 import { COURSES, insertRecord, MODULES, type Row, updateRecord } from './tables.js';
 
 export async function getCourse(store: Store, id: string): Promise<CourseValue | null> {

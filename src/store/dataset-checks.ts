@@ -17,7 +17,7 @@ import { blockParents } from './blocks.js';
 import { getModule } from './courses.js';
 import type { Store } from './db.js';
 import { siblingPositions } from './positions.js';
-import { rubricExists } from './readiness.js';
+import { rubricExists } from './rubrics.js';
 import {
   ASSIGNMENTS,
   CERTIFICATES,

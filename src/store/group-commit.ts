@@ -32,7 +32,7 @@
  * MAX_GROUP_MEMBERS. Statements outside transactions wait for the COMMIT, as they wait for
  * any transaction.
  */
-import type { StoreConnection } from './db.js';
+import type { StoreConnection } from './handle.js';
 
 /** The connection a group runs on: one that says what it wrote and whether its transaction is open (SQLite's). */
 type GroupConnection = StoreConnection & Required<Pick<StoreConnection, 'writesDone' | 'inTransaction'>>;

@@ -7,10 +7,12 @@
 import { CompiledQuery, Kysely, PostgresDialect, type QueryResult } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
-import { DEFAULT_POOL_SIZE, type OpenOptions, type Row, redactUrl, type Store, type StoreConnection, storeOver, tooNewStore } from './db.js';
+import type { Row, Store, StoreConnection } from './handle.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { DEFAULT_POOL_SIZE, type OpenOptions, redactUrl, tooNewStore } from './opening.js';
 import { bulkStatements } from './postgres-bulk-insert.js';
 import type { Database as StoreSchema } from './schema-types.js';
+import { storeOver } from './store-over.js';
 
 /** int8 (COUNT, bigint columns) as a JS number, as better-sqlite3 hands integers back. */
 const INT8_OID = 20;

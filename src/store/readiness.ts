@@ -1,14 +1,15 @@
-/** Reads and writes behind readiness: a course's whole content in bulk, rubrics, findings, attestations. */
+/** Reads and writes behind readiness: a course's whole content in bulk, findings, attestations (rubrics: rubrics.ts). */
 
-import { assertPublishable, computeReadiness, DEFAULT_RUBRIC, type ReadinessReport, type Rubric } from '../domain/readiness/index.js';
+import { assertPublishable, computeReadiness, type ReadinessReport, type Rubric } from '../domain/readiness/index.js';
 import { AppError, notFound } from '../errors.js';
 import type { AssignmentValue, LessonValue, StoredBlockValue } from '../schemas/content.js';
 import type { CourseValue } from '../schemas/courses.js';
-import type { AttestationValue, FindingValue, StandardsRubricValue } from '../schemas/readiness.js';
+import type { AttestationValue, FindingValue } from '../schemas/readiness.js';
 import { getCourse, listModules } from './courses.js';
 import type { Store } from './db.js';
 import { openSetupChecks } from './gradebook.js';
-import { ASSIGNMENTS, ATTESTATIONS, BLOCKS, blockView, FINDINGS, insertRecord, LESSONS, type Row, RUBRICS, recordExists } from './tables.js';
+import { rubricById } from './rubrics.js';
+import { ASSIGNMENTS, ATTESTATIONS, BLOCKS, blockView, FINDINGS, insertRecord, LESSONS, type Row } from './tables.js';
 
 export interface CourseContent {
   lessons: LessonValue[];
@@ -45,19 +46,6 @@ export async function courseContent(store: Store, courseId: string): Promise<Cou
   return { lessons, blocks, assignments };
 }
 
-export async function getStoredRubric(store: Store, id: string): Promise<StandardsRubricValue | null> {
-  const row = (await store.get('SELECT * FROM rubrics WHERE id = ?', id)) as Row | undefined;
-  return row ? RUBRICS.fromRow(row) : null;
-}
-
-export async function listStoredRubrics(store: Store): Promise<StandardsRubricValue[]> {
-  return ((await store.all('SELECT * FROM rubrics ORDER BY id')) as Row[]).map(RUBRICS.fromRow);
-}
-
-export async function putRubric(store: Store, rubric: StandardsRubricValue): Promise<void> {
-  await insertRecord(store, RUBRICS, rubric, 'upsert');
-}
-
 export async function listFindings(store: Store, courseId: string): Promise<FindingValue[]> {
   return ((await store.all('SELECT * FROM findings WHERE course_id = ? ORDER BY item_id', courseId)) as Row[]).map(FINDINGS.fromRow);
 }
@@ -83,15 +71,6 @@ export async function putAttestation(store: Store, a: AttestationValue): Promise
 
 export async function deleteAttestation(store: Store, courseId: string, rubricId: string, itemId: string): Promise<boolean> {
   return (await store.run('DELETE FROM attestations WHERE course_id = ? AND rubric_id = ? AND item_id = ?', courseId, rubricId, itemId)).changes > 0;
-}
-
-/** The built-in rubric, or one imported into the store. */
-export async function rubricExists(store: Store, id: string): Promise<boolean> {
-  return id === DEFAULT_RUBRIC.id || (await recordExists(store, RUBRICS, [id]));
-}
-
-export async function rubricById(store: Store, id: string): Promise<Rubric | null> {
-  return id === DEFAULT_RUBRIC.id ? DEFAULT_RUBRIC : await getStoredRubric(store, id);
 }
 
 /** A course and its installed rubric: not-found for either. */

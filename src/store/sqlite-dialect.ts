@@ -6,7 +6,7 @@
  * PostgreSQL dialect's driver) costs every start of the command line that loads it.
  */
 import type Database from 'better-sqlite3';
-import type { DialectParts, RevisionScope, Row, StatementResult, StoreConnection } from './db.js';
+import type { DialectParts, RevisionScope, Row, StatementResult, StoreConnection } from './handle.js';
 import { otherCommits } from './wal-index-mark.js';
 
 type Statement = Database.Statement<unknown[], unknown>;

@@ -82,6 +82,7 @@ describe('a cold start of the bundle', () => {
     ]);
     // The prompts' checks (and the gradebook and template schemas they use) wait for a prompt.
     expect(run.src).not.toContain('src/cli/prompt.ts');
+    expect(run.src).not.toContain('src/cli/answer-checks.ts');
     expect(run.src).not.toContain('src/schemas/gradebook.ts');
     // Courses and modules have their own schemas: the rest of the content's (blocks, lessons,
     // assignments, rubrics, submissions; about 5 ms to construct) are not built for a list.

@@ -12,12 +12,10 @@ import {
   deleteAttestation,
   getFinding,
   listFindings,
-  listStoredRubrics,
   putAttestation,
   putFinding,
-  putRubric,
-  rubricById,
 } from '../../store/readiness.js';
+import { listStoredRubrics, putRubric, rubricById } from '../../store/rubrics.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const CourseParams = z.object({ courseId: Id });

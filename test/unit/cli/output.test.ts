@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { VALIDATE } from '../../../src/cli/answer-checks.js';
 import { backoffMs, nextPageFromLink, retryAfterMs, serviceRoot, unreachableReason } from '../../../src/cli/client.js';
 import { UsageError } from '../../../src/cli/command.js';
 import { errorComments, stripLeadingComments } from '../../../src/cli/edit-loop.js';
 import { prettyJson } from '../../../src/cli/json-output.js';
 import { parseLimit, withQueryParam } from '../../../src/cli/paginate.js';
-import { VALIDATE } from '../../../src/cli/prompt.js';
 import { isTimestamp, relativeTime } from '../../../src/cli/relative-time.js';
 import { createdKind } from '../../../src/cli/render.js';
 import { fitColumns, truncate } from '../../../src/cli/table-fit.js';
