@@ -49,6 +49,7 @@ import {
   USERS,
 } from './tables.js';
 import { storedTokensLike } from './tokens.js';
+import { assertInstructorKept } from './users.js';
 
 export interface ImportOptions {
   replace: boolean;
@@ -95,6 +96,20 @@ export function parseDataset(input: unknown, source?: ImportSource): DatasetValu
 const problemsFound = (problems: Problem[], source: ImportSource | undefined) =>
   new AppError('invalid', `The ${source?.name ?? 'dataset'} has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
 
+/** assertInstructorKept for each course whose enrollments the file gives, at their paths in the file. */
+async function instructorsKept(store: Store, d: DatasetValue, at: PathInFile = (path) => path): Promise<void> {
+  const byCourse = new Map<string, { userId: string; role: (typeof d.enrollments)[number]['role']; index: number }[]>();
+  d.enrollments.forEach((e, index) => {
+    const list = byCourse.get(e.courseId) ?? [];
+    list.push({ userId: e.userId, role: e.role, index });
+    byCourse.set(e.courseId, list);
+  });
+  for (const [courseId, changes] of byCourse) {
+    const index = new Map(changes.map((c) => [c.userId, c.index]));
+    await assertInstructorKept(store, courseId, changes, (c) => at(`enrollments[${index.get(c.userId)}].role`));
+  }
+}
+
 export async function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): Promise<ImportSummary> {
   const { source } = options;
   const d = parseDataset(input, source);
@@ -118,6 +133,9 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   const positions = await placePositions(store, d, at);
   problems.push(...referenceList, ...positions.problems);
   if (problems.length > 0) throw problemsFound(problems, source);
+  // A replace may change stored enrollments; a course keeps its last instructor (the rule of
+  // the enrollment routes). Without --replace every enrollment of the file is new.
+  if (options.replace) await instructorsKept(store, d, at);
 
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';
