@@ -36,8 +36,12 @@ export interface Column {
 }
 
 export type CommandResult =
-  /** API data: --json prints `response.text`; otherwise a table (arrays) or a field list (objects). */
-  | { kind: 'api'; response: ApiResponse; columns?: Column[]; rows?: (data: unknown) => Record<string, unknown>[] }
+  /**
+   * API data: --json prints `response.text`; otherwise a table (arrays) or a field list
+   * (objects). `failure`: an answer that is itself a negative one (a certificate code that
+   * verifies as not valid): printed, then the failure as any error is, with its exit code.
+   */
+  | { kind: 'api'; response: ApiResponse; columns?: Column[]; rows?: (data: unknown) => Record<string, unknown>[]; failure?: Error }
   /**
    * Plain output written as is (CSV, a dump, a report rendered by the command). `json` is what --json prints.
    * `failure`: the command did part of its work and reports it (a bulk change's summary):

@@ -286,8 +286,8 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     }
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
-    // A report of work partly done: printed above, and the command still fails.
-    if (result.kind === 'text' && result.failure) return reportError(result.failure, io, json);
+    // A report of work partly done, or a negative answer: printed above, and the command still fails.
+    if (result.kind !== 'none' && result.failure) return reportError(result.failure, io, json);
     return EXIT.ok;
   } catch (err) {
     // A person reads problems by the flags they typed; --json keeps the API's envelope.
