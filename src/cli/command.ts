@@ -72,7 +72,7 @@ export interface CommandContext {
   /** Progress and notes (stderr; no-op when stderr is not a TTY for progress). */
   note(message: string): void;
   progress(done: number, total: number, label?: string): void;
-  /** Reads a file, or stdin for '-'. */
+  /** Reads a file, or stdin for '-': not readable, a usage error; not UTF-8, `invalid` (error-text.ts readError). */
   readText(path: string): Promise<string>;
   /** The same, as UTF-8 bytes checked but not decoded (a large file whose text may not be needed). */
   readBytes(path: string): Promise<Uint8Array>;

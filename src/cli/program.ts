@@ -6,7 +6,7 @@ import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, UsageError } from './command.js';
 import { configPath, configSource } from './config.js';
-import { errorLines, fileError, flagOfField, problemsByFlag, sentencesByFlag } from './error-text.js';
+import { errorLines, fileError, flagOfField, problemsByFlag, readError, sentencesByFlag } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
@@ -245,19 +245,17 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
         io.stderr.write(`\r${label ?? ''} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
       },
       readText: (path) =>
-        path === '-'
-          ? io.stdin.readAll().catch((err) => fileError('read', 'standard input', err))
-          : io.files.read(path).catch((err) => fileError('read', path, err)),
+        path === '-' ? io.stdin.readAll().catch((err) => readError('standard input', err)) : io.files.read(path).catch((err) => readError(path, err)),
       readBytes: (path) =>
         path === '-'
           ? io.stdin
               .readAll()
               .then((text) => new TextEncoder().encode(text))
-              .catch((err) => fileError('read', 'standard input', err))
+              .catch((err) => readError('standard input', err))
           : io.files
               .readBytes(path)
               .then(checkedUtf8)
-              .catch((err) => fileError('read', path, err)),
+              .catch((err) => readError(path, err)),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
       require: async (value, flag, question, check) => {
         if (value !== undefined && value !== '') return value;
