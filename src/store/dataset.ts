@@ -7,11 +7,12 @@
  * written, in one transaction, through the table descriptions of tables.ts.
  */
 import { defaultGradebookSetup } from '../domain/grading/defaults.js';
+import { rubricProblems } from '../domain/readiness/index.js';
 import { AppError, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
-import { formatZodIssues } from '../schemas/problems.js';
+import { formatZodIssues, withRuleProblems } from '../schemas/problems.js';
 import { textProblems } from '../schemas/text.js';
 import { duplicateIdProblems, type PathInFile, placePositions, recordsAlreadyStored, referenceProblems, tokenHashOf, tokenIdOf } from './dataset-checks.js';
 import type { Store } from './db.js';
@@ -80,17 +81,27 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /**
  * The dataset's shape, and its text by the rules every request body meets (schemas/text.ts:
  * no lone surrogates, no U+0000), since a dataset file (`serve --seed`) reaches the store
- * without passing through a request.
+ * without passing through a request. A file whose shape is refused has its standards rubrics
+ * judged here too (rubricProblems, read as far as their shape allows), so one answer lists a
+ * rubric's duplicate items and unknown checks with the shape's problems; a sound file has
+ * them judged with its references (dataset-checks.ts phase 3), listed with those instead.
  */
 export function parseDataset(input: unknown, source?: ImportSource): DatasetValue {
   const parsed = Dataset.safeParse(input);
-  const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues, '', input))];
+  const shape = parsed.success ? [] : withRuleProblems(formatZodIssues(parsed.error.issues, '', input), rubricRuleProblems(input));
+  const problems = [...textProblems(input), ...shape];
   if (!parsed.success || problems.length > 0)
     throw problemsFound(
       problems.map((p) => ({ ...p, path: source ? source.pathOf(p.path) : p.path })),
       source,
     );
   return parsed.data;
+}
+
+/** rubricProblems of each standards rubric of a file the schema refused, at their paths in it. */
+function rubricRuleProblems(input: unknown): Problem[] {
+  const rubrics = (input as { rubrics?: unknown } | null)?.rubrics;
+  return (Array.isArray(rubrics) ? rubrics : []).flatMap((r, i) => rubricProblems(r).map((p) => ({ path: `rubrics[${i}].${p.path}`, message: p.message })));
 }
 
 const problemsFound = (problems: Problem[], source: ImportSource | undefined) =>
