@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from '../errors.js';
+import { AppError, invalid, type Problem } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
+import { formatZodIssues, withRuleProblems } from '../schemas/problems.js';
 import { authorize } from './access.js';
 import { makeCaller } from './caller.js';
 import type { AppContext, AppDeps, AppEnv, Caller, Granted } from './context.js';
@@ -33,6 +34,12 @@ export interface OperationSpec<PS extends AnyObject, QS extends AnyObject, BS ex
   params?: PS;
   query?: QS;
   body?: BS;
+  /**
+   * The rules a body meets beyond its schema (a domain function that reads a value as far as
+   * its shape allows): run on a sound body before the handler, and on a refused one beside
+   * the schema's problems, so one answer lists both (rubric-soundness.ts).
+   */
+  bodyRules?: (body: unknown) => Problem[];
   response: z.ZodType;
   status?: 200 | 201;
   /**
@@ -231,6 +238,8 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
       granted = await authorize(deps.store, granted.caller, policy, (body as Record<string, string>)[field]);
       c.set('granted', granted);
     }
+    const ruleProblems = spec.bodyRules?.(body) ?? [];
+    if (ruleProblems.length > 0) throw invalid(ruleProblems);
     const result = await spec.handler({
       params: spec.params ? req.valid('param') : {},
       query: query ? req.valid('query') : {},
@@ -251,25 +260,40 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     return { text: JSON.stringify(result), link: null };
   };
 
-  app.openapi(route, async (c: AppContext) => {
-    const deps = c.get('deps');
-    const made =
-      spec.method === 'get'
-        ? // serve keeps a GET's answer for the next same request at the same store revision
-          // (read-cache.ts), when it was made from the store alone.
-          await c.get('reads').remember(
-            answerKey(c, c.get('granted').caller.key),
-            async (): Promise<Response | Answer> => {
-              const watched = watchedDeps(deps);
-              const made = await answer(c, watched.deps);
-              if (made instanceof Response) return made;
-              return { bytes: UTF8.encode(made.text), chars: made.text.length, link: made.link, storeOnly: watched.storeOnly() };
-            },
-            { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.chars) },
-          )
-        : await answer(c, deps);
-    return made instanceof Response ? made : send(c, made, status);
-  });
+  // A body refused by its schema is checked by its rules too (the app's default hook
+  // otherwise answers the schema's problems alone).
+  const bodyRules = spec.bodyRules;
+  const hook = bodyRules
+    ? (result: { target: string; success: boolean; error?: { issues: z.core.$ZodIssue[] } }): undefined => {
+        if (result.success) return undefined;
+        const data = (result as { data?: unknown }).data;
+        const shape = formatZodIssues(result.error!.issues, '', data);
+        throw invalid(result.target === 'json' ? withRuleProblems(shape, bodyRules(data)) : shape);
+      }
+    : undefined;
+  app.openapi(
+    route,
+    async (c: AppContext) => {
+      const deps = c.get('deps');
+      const made =
+        spec.method === 'get'
+          ? // serve keeps a GET's answer for the next same request at the same store revision
+            // (read-cache.ts), when it was made from the store alone.
+            await c.get('reads').remember(
+              answerKey(c, c.get('granted').caller.key),
+              async (): Promise<Response | Answer> => {
+                const watched = watchedDeps(deps);
+                const made = await answer(c, watched.deps);
+                if (made instanceof Response) return made;
+                return { bytes: UTF8.encode(made.text), chars: made.text.length, link: made.link, storeOnly: watched.storeOnly() };
+              },
+              { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.chars) },
+            )
+          : await answer(c, deps);
+      return made instanceof Response ? made : send(c, made, status);
+    },
+    hook,
+  );
 }
 
 /** Stateless: encode() keeps nothing between calls. */

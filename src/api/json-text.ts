@@ -8,39 +8,12 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { invalid, type Problem } from '../errors.js';
+import { malformedUtf8Offsets } from '../runtime/utf8.js';
 import { jsonTextMayHoldNonText, stringProblems, textProblems } from '../schemas/text.js';
 import type { AppEnv } from './context.js';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const NOT_UTF8 = 'is not valid UTF-8 text: send the text encoded as UTF-8';
-
-/** Length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlongs, surrogates or code points past U+10FFFF), or 0. */
-function sequenceLength(bytes: Uint8Array, i: number): number {
-  const b0 = bytes[i]!;
-  if (b0 < 0x80) return 1;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < bytes.length && bytes[i + k]! >= lo && bytes[i + k]! <= hi;
-  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
-  if (b0 === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-  if (b0 === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
-  if (b0 >= 0xe1 && b0 <= 0xef) return cont(1) && cont(2) ? 3 : 0;
-  if (b0 === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (b0 >= 0xf1 && b0 <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (b0 === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
-
-/** The byte offsets where malformed sequences start (one per bad byte), or [] for well-formed UTF-8. */
-export function malformedUtf8Offsets(bytes: Uint8Array): number[] {
-  const bad: number[] = [];
-  for (let i = 0; i < bytes.length; ) {
-    const n = sequenceLength(bytes, i);
-    if (n === 0) {
-      bad.push(i);
-      i += 1;
-    } else i += n;
-  }
-  return bad;
-}
 
 /**
  * The fields whose text is not UTF-8: each malformed byte is decoded as a character the

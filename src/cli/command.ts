@@ -28,8 +28,12 @@ export interface Column {
 }
 
 export type CommandResult =
-  /** API data: --json prints `response.text`; otherwise a table (arrays) or a field list (objects). */
-  | { kind: 'api'; response: ApiResponse; columns?: Column[]; rows?: (data: unknown) => Record<string, unknown>[] }
+  /**
+   * API data: --json prints `response.text`; otherwise a table (arrays) or a field list
+   * (objects). `failure`: an answer that is itself a negative one (a certificate code that
+   * verifies as not valid): printed, then the failure as any error is, with its exit code.
+   */
+  | { kind: 'api'; response: ApiResponse; columns?: Column[]; rows?: (data: unknown) => Record<string, unknown>[]; failure?: Error }
   /**
    * Plain output written as is (CSV, a dump, a report rendered by the command). `json` is what --json prints.
    * `failure`: the command did part of its work and reports it (a bulk change's summary):
@@ -53,7 +57,7 @@ export interface CommandContext {
   /** Progress and notes (stderr; no-op when stderr is not a TTY for progress). */
   note(message: string): void;
   progress(done: number, total: number, label?: string): void;
-  /** Reads a file, or stdin for '-'. */
+  /** Reads a file, or stdin for '-': not readable, a usage error; not UTF-8, `invalid` (error-text.ts readError). */
   readText(path: string): Promise<string>;
   /** The same, as UTF-8 bytes checked but not decoded (a large file whose text may not be needed). */
   readBytes(path: string): Promise<Uint8Array>;

@@ -1,4 +1,5 @@
 import { AppError, type Problem } from '../errors.js';
+import { NotUtf8Error } from '../runtime/utf8.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -107,6 +108,20 @@ const FILE_REASONS: Record<string, string> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
 };
+
+/**
+ * A file (or standard input) a command reads: one that was read but is not UTF-8 text is
+ * `invalid` (exit 3) naming it and the first bad byte, as a file that is not JSON is
+ * (command.ts parseJsonText) and as the API answers a body that is not UTF-8; one that
+ * cannot be read at all is fileError's usage error (exit 2).
+ */
+export function readError(path: string, err: unknown): never {
+  if (err instanceof NotUtf8Error) {
+    const problem = { path, message: err.message };
+    throw new AppError('invalid', `${path}: ${err.message}`, [problem]);
+  }
+  return fileError('read', path, err);
+}
 
 /** A file that cannot be read or written is a one-line usage error naming it, never a stack trace. */
 export function fileError(action: 'read' | 'write', path: string, err: unknown): never {

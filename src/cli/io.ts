@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../runtime/clock.js';
 import { type Ids, randomIds } from '../runtime/ids.js';
+import { NotUtf8Error } from '../runtime/utf8.js';
 import { useLiteFetch } from './lite-fetch.js';
 import type { Prompter } from './prompter.js';
 
@@ -59,23 +60,22 @@ export interface Io {
   useLiteFetch?: () => void;
 }
 
-const NOT_UTF8 = 'it is not valid UTF-8 text (save it as UTF-8)';
-
 /**
- * Bytes to text, refusing what is not UTF-8: a lenient decoder would send U+FFFD in place
- * of the bad bytes and the service would store the altered text.
+ * Bytes to text, refusing what is not UTF-8 (NotUtf8Error, naming the first bad byte): a
+ * lenient decoder would send U+FFFD in place of the bad bytes and the service would store
+ * the altered text.
  */
 export function strictUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error(NOT_UTF8);
+    throw new NotUtf8Error(bytes);
   }
 }
 
 /** The bytes, refused as strictUtf8 refuses them, without decoding them (a native check). */
 export function checkedUtf8(bytes: Uint8Array): Uint8Array {
-  if (!isUtf8(bytes)) throw new Error(NOT_UTF8);
+  if (!isUtf8(bytes)) throw new NotUtf8Error(bytes);
   return bytes;
 }
 

@@ -6,7 +6,7 @@ import { type Backend, resolveBackend } from './backend.js';
 import { remoteClient, ServiceError, UnreachableError } from './client.js';
 import { type ApiClient, type CommandContext, type CommandDef, type GlobalOptions, type ParentKind, UsageError } from './command.js';
 import { configPath, configSource } from './config.js';
-import { errorLines, fileError, flagOfField, problemsByFlag, sentencesByFlag } from './error-text.js';
+import { errorLines, fileError, flagOfField, problemsByFlag, readError, sentencesByFlag } from './error-text.js';
 import { commandOptions, GLOBAL_OPTIONS, isListCommand } from './global-options.js';
 import { checkedUtf8, type Io } from './io.js';
 import { pagingClient, parseLimit } from './paginate.js';
@@ -245,19 +245,17 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
         io.stderr.write(`\r${label ?? ''} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
       },
       readText: (path) =>
-        path === '-'
-          ? io.stdin.readAll().catch((err) => fileError('read', 'standard input', err))
-          : io.files.read(path).catch((err) => fileError('read', path, err)),
+        path === '-' ? io.stdin.readAll().catch((err) => readError('standard input', err)) : io.files.read(path).catch((err) => readError(path, err)),
       readBytes: (path) =>
         path === '-'
           ? io.stdin
               .readAll()
               .then((text) => new TextEncoder().encode(text))
-              .catch((err) => fileError('read', 'standard input', err))
+              .catch((err) => readError('standard input', err))
           : io.files
               .readBytes(path)
               .then(checkedUtf8)
-              .catch((err) => fileError('read', path, err)),
+              .catch((err) => readError(path, err)),
       writeFile: (path, text) => io.files.write(path, text).catch((err) => fileError('write', path, err)),
       require: async (value, flag, question, check) => {
         if (value !== undefined && value !== '') return value;
@@ -287,8 +285,8 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
     }
     if (out) io.stdout.write(out);
     if (result.kind === 'none' && result.note) io.stderr.write(`${result.note}\n`);
-    // A report of work partly done: printed above, and the command still fails.
-    if (result.kind === 'text' && result.failure) return reportError(result.failure, io, json);
+    // A report of work partly done, or a negative answer: printed above, and the command still fails.
+    if (result.kind !== 'none' && result.failure) return reportError(result.failure, io, json);
     return EXIT.ok;
   } catch (err) {
     // A person reads problems by the flags they typed; --json keeps the API's envelope.

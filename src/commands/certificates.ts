@@ -1,4 +1,12 @@
 import { type CommandResult, defineCommands, seg } from '../cli/command.js';
+import { AppError } from '../errors.js';
+
+/** The failure of a code no certificate has: what it was, and what a code looks like. */
+const unknownCode = (code: string) =>
+  new AppError(
+    'not-found',
+    `No certificate has the code ${JSON.stringify(code)}. Check it against the certificate: a code is 12 letters and digits, XXXX-XXXX-XXXX (case and hyphens do not matter).`,
+  );
 
 const columns = [
   { key: 'id', header: 'ID' },
@@ -72,6 +80,10 @@ export const certificatesCommands = defineCommands([
       return {
         kind: 'api',
         response,
+        // The answer is printed either way (--json: the API's {valid: false, ...}); an unknown
+        // code then fails as a missing resource does (not-found, exit 5), so a script can rely
+        // on the exit code. A replaced certificate is genuine: exit 0, `current` says no.
+        ...(d.valid ? {} : { failure: unknownCode(code!) }),
         rows: () => [
           {
             valid: d.valid ? 'yes' : 'no',

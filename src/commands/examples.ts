@@ -147,7 +147,11 @@ export const EXAMPLES: Record<string, string[]> = {
   'certificates show': ['coursebook certificates show cert_0001'],
   'certificates list': ['coursebook certificates list', 'coursebook certificates list --course crs_data101 --user usr_s04'],
   'certificates replace': ['coursebook certificates replace cert_0001 --reason "Name corrected"'],
-  'certificates verify': ['coursebook certificates verify K7M2-Q9TX-4HCD'],
+  'certificates verify': [
+    'coursebook certificates verify K7M2-Q9TX-4HCD',
+    '# in a script: exit 0 for a genuine code, 5 for a code no certificate has',
+    'coursebook certificates verify K7M2-Q9TX-4HCD --query current',
+  ],
   'reporting-lines list': ['coursebook reporting-lines list'],
   'reporting-lines create': ['coursebook reporting-lines create usr_manager usr_s03'],
   'reporting-lines delete': ['coursebook reporting-lines delete usr_manager usr_s03'],

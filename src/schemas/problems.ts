@@ -146,3 +146,13 @@ export function distinct(problems: readonly Problem[]): Problem[] {
     return true;
   });
 }
+
+/**
+ * A schema's problems with those of the rules beyond it, run on the same value (as far as
+ * its shape allows): one answer lists both. A field the schema already refused is not
+ * judged again by a rule.
+ */
+export function withRuleProblems(shape: readonly Problem[], rules: readonly Problem[]): Problem[] {
+  const refused = new Set(shape.map((p) => p.path));
+  return distinct([...shape, ...rules.filter((p) => !refused.has(p.path))]);
+}

@@ -14,10 +14,12 @@ import { requestJournal } from '../domain/fixture/journal.js';
 import { resetRefusal, resetRefusedMessage, type SeedOutcome } from '../domain/fixture/reset-refusal.js';
 import { AppError } from '../errors.js';
 import { controllableClock } from '../runtime/controllable-clock.js';
+import { nodeCrypto } from '../runtime/crypto.js';
 import { type Ids, randomIds, sequentialIds } from '../runtime/ids.js';
 import { resetGate } from '../runtime/reset-gate.js';
 import type { DatasetInput } from '../schemas/dataset.js';
 import { openSqlite, openStore, type Store } from '../store/db.js';
+import { type FixtureMark, fixtureMark, markFixtureStore } from '../store/fixture-marks.js';
 import { storeTakenCheck } from '../store/ids-in-use.js';
 import { keepRevoked, revokedTokens } from '../store/tokens.js';
 import { isStoreEmpty, wipeStore } from '../store/wipe.js';
@@ -122,6 +124,13 @@ function rateLimitFor(o: ServeOptions) {
 
 const seedText = async (seed: NonNullable<ServeOptions['seed']>): Promise<string> => (typeof seed.text === 'string' ? seed.text : seed.text());
 
+/** The seed's identity in a fixture's mark: the SHA-256 of the file as read. */
+const seedSha256 = async (seed: NonNullable<ServeOptions['seed']>): Promise<string> =>
+  nodeCrypto()
+    .createHash('sha256')
+    .update(seed.bytes ?? (await seedText(seed)))
+    .digest('hex');
+
 async function parseSeed(seed: NonNullable<ServeOptions['seed']>): Promise<unknown> {
   const text = await seedText(seed);
   try {
@@ -211,6 +220,11 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   let ids: Ids = randomIds();
   // What became of --seed: a reset may wipe only a store the seed was loaded into (or one in memory).
   let seedOutcome: SeedOutcome = cached ? 'loaded' : 'none';
+  const allowReset = o.allowAdmin || o.allowReset === true;
+  // A file or database this serve makes from its seed, with the reset enabled, is marked so:
+  // a restart with the same seed (after a crash) knows it as the fixture's own and may reset
+  // it. Never a store that held data at start: the mark is written only with the seed's load.
+  const mark: FixtureMark | null = allowReset && o.seed && o.db !== ':memory:' ? { seedSha256: await seedSha256(o.seed), seedName: o.seed.name } : null;
   try {
     // A seed goes into an empty store only: restarting the same command after a crash must
     // not undo acknowledged work. --reseed replaces, said out loud; even then the import
@@ -231,7 +245,12 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
       const outcome = await store.tx(async (tx): Promise<SeedOutcome> => {
         if (await isStoreEmpty(tx)) {
           await (await loadImport())(tx, watched, seed, { replace: false });
+          if (mark) await markFixtureStore(tx, mark);
           return 'loaded';
+        }
+        if (mark && (await fixtureMark(tx))?.seedSha256 === mark.seedSha256) {
+          if (o.reseed) await (await loadImport())(tx, clock, seed, { replace: true });
+          return 'restarted';
         }
         if (!o.reseed) return 'skipped';
         await (await loadImport())(tx, clock, seed, { replace: true });
@@ -246,6 +265,12 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
           db: store.path,
           seed: seedName,
         });
+      else if (outcome === 'restarted')
+        note(
+          'fixture-restarted',
+          `${store.path} was made from ${seedName} by an earlier start (it holds its mark), so ${seedName} was not loaded again${o.reseed ? ' (--reseed replaced its records)' : ''}; a reset restores it`,
+          { db: store.path, seed: seedName },
+        );
       else if (outcome === 'skipped')
         note('seed-skipped', `${store.path} already holds data, so ${seedName} was not loaded (--reseed replaces its records)`, {
           db: store.path,
@@ -259,7 +284,6 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
   ids = await makeIds(store);
 
   const control = o.allowAdmin ? { journal: requestJournal(o.journalSize ?? DEFAULT_JOURNAL_SIZE), faults: faultRules(), clock } : null;
-  const allowReset = o.allowAdmin || o.allowReset === true;
   const gate = allowReset ? resetGate() : null;
   // A reset deletes every record: on a store that is not the fixture's own (a real one) it is
   // refused, and said at start, so a pipeline learns it before its first reset.
@@ -307,6 +331,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
               await wipeStore(tx);
               const reseed = await parsedSeed();
               if (reseed !== null) await (await loadImport())(tx, clock, reseed, { replace: false });
+              if (mark) await markFixtureStore(tx, mark);
               await keepRevoked(tx, revoked);
               ids = await makeIds(tx);
             });

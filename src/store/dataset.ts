@@ -7,11 +7,12 @@
  * written, in one transaction, through the table descriptions of tables.ts.
  */
 import { defaultGradebookSetup } from '../domain/grading/defaults.js';
+import { rubricProblems } from '../domain/readiness/index.js';
 import { AppError, type Problem } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import { eachInOrder, filterInOrder, mapInOrder } from '../runtime/in-order.js';
 import { Dataset, type DatasetValue } from '../schemas/dataset.js';
-import { formatZodIssues } from '../schemas/problems.js';
+import { formatZodIssues, withRuleProblems } from '../schemas/problems.js';
 import { textProblems } from '../schemas/text.js';
 import { duplicateIdProblems, type PathInFile, placePositions, recordsAlreadyStored, referenceProblems, tokenHashOf, tokenIdOf } from './dataset-checks.js';
 import type { Store } from './db.js';
@@ -49,6 +50,7 @@ import {
   USERS,
 } from './tables.js';
 import { storedTokensLike } from './tokens.js';
+import { assertInstructorKept } from './users.js';
 
 export interface ImportOptions {
   replace: boolean;
@@ -79,11 +81,15 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /**
  * The dataset's shape, and its text by the rules every request body meets (schemas/text.ts:
  * no lone surrogates, no U+0000), since a dataset file (`serve --seed`) reaches the store
- * without passing through a request.
+ * without passing through a request. A file whose shape is refused has its standards rubrics
+ * judged here too (rubricProblems, read as far as their shape allows), so one answer lists a
+ * rubric's duplicate items and unknown checks with the shape's problems; a sound file has
+ * them judged with its references (dataset-checks.ts phase 3), listed with those instead.
  */
 export function parseDataset(input: unknown, source?: ImportSource): DatasetValue {
   const parsed = Dataset.safeParse(input);
-  const problems = [...textProblems(input), ...(parsed.success ? [] : formatZodIssues(parsed.error.issues, '', input))];
+  const shape = parsed.success ? [] : withRuleProblems(formatZodIssues(parsed.error.issues, '', input), rubricRuleProblems(input));
+  const problems = [...textProblems(input), ...shape];
   if (!parsed.success || problems.length > 0)
     throw problemsFound(
       problems.map((p) => ({ ...p, path: source ? source.pathOf(p.path) : p.path })),
@@ -92,8 +98,28 @@ export function parseDataset(input: unknown, source?: ImportSource): DatasetValu
   return parsed.data;
 }
 
+/** rubricProblems of each standards rubric of a file the schema refused, at their paths in it. */
+function rubricRuleProblems(input: unknown): Problem[] {
+  const rubrics = (input as { rubrics?: unknown } | null)?.rubrics;
+  return (Array.isArray(rubrics) ? rubrics : []).flatMap((r, i) => rubricProblems(r).map((p) => ({ path: `rubrics[${i}].${p.path}`, message: p.message })));
+}
+
 const problemsFound = (problems: Problem[], source: ImportSource | undefined) =>
   new AppError('invalid', `The ${source?.name ?? 'dataset'} has ${plural(problems.length, 'problem')}; nothing was imported.`, problems);
+
+/** assertInstructorKept for each course whose enrollments the file gives, at their paths in the file. */
+async function instructorsKept(store: Store, d: DatasetValue, at: PathInFile = (path) => path): Promise<void> {
+  const byCourse = new Map<string, { userId: string; role: (typeof d.enrollments)[number]['role']; index: number }[]>();
+  d.enrollments.forEach((e, index) => {
+    const list = byCourse.get(e.courseId) ?? [];
+    list.push({ userId: e.userId, role: e.role, index });
+    byCourse.set(e.courseId, list);
+  });
+  for (const [courseId, changes] of byCourse) {
+    const index = new Map(changes.map((c) => [c.userId, c.index]));
+    await assertInstructorKept(store, courseId, changes, (c) => at(`enrollments[${index.get(c.userId)}].role`));
+  }
+}
 
 export async function importDataset(store: Store, clock: Clock, input: unknown, options: ImportOptions): Promise<ImportSummary> {
   const { source } = options;
@@ -118,6 +144,9 @@ export async function importDataset(store: Store, clock: Clock, input: unknown, 
   const positions = await placePositions(store, d, at);
   problems.push(...referenceList, ...positions.problems);
   if (problems.length > 0) throw problemsFound(problems, source);
+  // A replace may change stored enrollments; a course keeps its last instructor (the rule of
+  // the enrollment routes). Without --replace every enrollment of the file is new.
+  if (options.replace) await instructorsKept(store, d, at);
 
   // --- write, all or nothing ---------------------------------------------------------
   const mode = options.replace ? 'upsert' : 'insert';

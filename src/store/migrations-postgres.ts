@@ -436,6 +436,14 @@ UPDATE gradebook_setups SET letters = COALESCE(
   '[]');
 `;
 
+/** Version 7: the mark of a store a fixture made from its seed (migrations.ts says why). */
+const VERSION_7 = `
+CREATE TABLE fixture_marks (
+  seed_sha256 ${TEXT} PRIMARY KEY,
+  seed_name ${TEXT} NOT NULL
+);
+`;
+
 /** Version -> the SQL that brings a PostgreSQL store from the version before to it (same numbers as MIGRATIONS). */
 export const POSTGRES_MIGRATIONS: Readonly<Record<number, string>> = Object.freeze({
   1: VERSION_1,
@@ -444,4 +452,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<number, string>> = Object.free
   4: VERSION_4,
   5: VERSION_5,
   6: VERSION_6,
+  7: VERSION_7,
 });

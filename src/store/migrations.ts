@@ -375,6 +375,21 @@ ALTER TABLE gradebook_setups ADD COLUMN letters TEXT;
 UPDATE gradebook_setups SET letters = (SELECT json_group_array(json_extract(b.value, '$.letter')) FROM json_each(setup, '$.scheme.bands') b);
 `,
   },
+  // Fifteenth session: a fixture store restarted after a crash may be reset again.
+  {
+    version: 7,
+    name: 'the mark of a store a fixture made from its seed',
+    // One row at most, written only by serve when it loads its --seed into an empty store
+    // with the reset enabled (serve/service.ts): which seed, by its SHA-256, so a restart with
+    // the same seed knows the store as the fixture's own. Not a record: no dump, import or
+    // emptiness check sees it; a wipe removes it (a reset writes it again).
+    sqlite: `
+CREATE TABLE fixture_marks (
+  seed_sha256 TEXT PRIMARY KEY,
+  seed_name TEXT NOT NULL
+);
+`,
+  },
 ];
 
 export const MIGRATIONS: readonly { version: number; name: string; sqlite: string; postgres: string }[] = SQLITE_MIGRATIONS.map((m) => {

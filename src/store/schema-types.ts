@@ -257,6 +257,11 @@ export interface CourseSyncMarksTable {
   synced_at: string;
 }
 
+export interface FixtureMarksTable {
+  seed_sha256: string;
+  seed_name: string;
+}
+
 /** Every table of the store by its name, for `new Kysely<Database>(...)`. */
 export interface Database {
   users: UsersTable;
@@ -280,4 +285,5 @@ export interface Database {
   grade_slots: GradeSlotsTable;
   grade_cells: GradeCellsTable;
   course_sync_marks: CourseSyncMarksTable;
+  fixture_marks: FixtureMarksTable;
 }

@@ -1,4 +1,6 @@
 import { compareStrings } from '../domain/compare.js';
+import { type EnrollmentChange, lastInstructorMessage, lastInstructorsTaken } from '../domain/people/last-instructor.js';
+import { AppError, type Problem } from '../errors.js';
 import type { EnrollmentValue, UserValue } from '../schemas/people.js';
 import type { Store } from './db.js';
 import { ENROLLMENTS, insertRecord, type Row, USERS, updateRecord } from './tables.js';
@@ -41,6 +43,36 @@ export function upsertEnrollment(store: Store, e: EnrollmentValue): Promise<Enro
 
 export async function deleteEnrollment(store: Store, courseId: string, userId: string): Promise<boolean> {
   return (await store.run('DELETE FROM enrollments WHERE course_id = ? AND user_id = ?', courseId, userId)).changes > 0;
+}
+
+/** The ids of a course's instructors, in id order. */
+async function instructorIds(store: Store, courseId: string): Promise<string[]> {
+  const rows = (await store.all("SELECT user_id FROM enrollments WHERE course_id = ? AND role = 'instructor' ORDER BY user_id", courseId)) as {
+    user_id: string;
+  }[];
+  return rows.map((r) => r.user_id);
+}
+
+/**
+ * Refuses (conflict) a change of a course's enrollments that would take away its last
+ * instructor (domain/people/last-instructor.ts), before anything is written: the enrollment
+ * route's create and delete and a dataset import with --replace ask it, inside the
+ * transaction that writes for the route. `where` gives the problems' paths in a file (a
+ * dataset's `enrollments[3].role`); without it the details name the course and instructors.
+ */
+export async function assertInstructorKept(
+  store: Store,
+  courseId: string,
+  changes: readonly EnrollmentChange[],
+  where?: (change: EnrollmentChange) => string,
+): Promise<void> {
+  const taken = lastInstructorsTaken(await instructorIds(store, courseId), changes);
+  if (taken.length === 0) return;
+  const message = lastInstructorMessage(courseId, taken);
+  const details: Problem[] | { courseId: string; instructors: string[] } = where
+    ? changes.filter((c) => taken.includes(c.userId)).map((c) => ({ path: where(c), message }))
+    : { courseId, instructors: taken };
+  throw new AppError('conflict', message, details);
 }
 
 /** A student of a course as the roster lists them: the user's id, name and email. */

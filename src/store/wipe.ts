@@ -31,12 +31,13 @@ const TABLES = [
  * prepares one statement at a time.
  */
 export async function wipeStore(store: Store): Promise<void> {
-  const statements = [...TABLES.map((t) => `DELETE FROM ${t}`), ...NUMBERED.map((n) => restartNumbering(store.dialect, n))];
+  // The fixture's mark goes too (a store as new); a reset writes it again with the seed.
+  const statements = [...TABLES.map((t) => `DELETE FROM ${t}`), 'DELETE FROM fixture_marks', ...NUMBERED.map((n) => restartNumbering(store.dialect, n))];
   if (store.dialect === 'postgres') await store.run(statements.join(';\n'));
   else for (const statement of statements) await store.run(statement);
 }
 
-/** True when no table holds a record: the only store `serve --seed` loads into without --reseed. */
+/** True when no table holds a record (a fixture's mark is not one): the only store `serve --seed` loads into without --reseed. */
 export async function isStoreEmpty(store: Store): Promise<boolean> {
   const anyRecord = TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t})`).join(' OR ');
   return (await store.get(`SELECT 1 AS x WHERE ${anyRecord}`)) === undefined;

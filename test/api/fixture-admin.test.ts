@@ -576,12 +576,36 @@ describe('a reset never wipes a real store', () => {
     }
   });
 
-  it('a file store that was empty and took the seed at start resets to it, with no warning', async () => {
-    const f = await fixture({ db: join(dir, 'new.db') });
-    expect(f.logs).toEqual([]);
-    await f.call('POST', '/courses', { body: { title: 'Test data' } });
-    expect((await f.call('POST', '/_reset')).status).toBe(200);
-    expect(await counts(f)).toEqual(before);
+  it('a file store that was empty and took the seed at start resets to it, with no warning; restarted with the same seed (after a crash) it still does; not with another seed, nor when seeded without the reset', async () => {
+    const db = join(dir, 'new.db');
+    const first = await fixture({ db });
+    expect(first.logs).toEqual([]);
+    await first.call('POST', '/courses', { body: { title: 'Test data' } });
+    expect((await first.call('POST', '/_reset')).status).toBe(200);
+    expect(await counts(first)).toEqual(before);
+    await first.call('POST', '/courses', { body: { id: 'c2', title: 'Test data' } });
+    // The crash: the process is gone without a reset; a new serve starts on the same file.
+    const again = await fixture({ db });
+    expect(again.logs).toEqual([
+      {
+        event: 'fixture-restarted',
+        message: `${db} was made from seed.json by an earlier start (it holds its mark), so seed.json was not loaded again; a reset restores it`,
+        db,
+        seed: 'seed.json',
+      },
+    ]);
+    expect(await counts(again)).toEqual({ ...before, courses: ['c1 Course One', 'c2 Test data'] });
+    expect((await again.call('POST', '/_reset')).status).toBe(200);
+    expect(await counts(again)).toEqual(before);
+    // The reset marks it again; another seed is not this fixture's.
+    expect((await fixture({ db })).logs.map((l) => l.event)).toEqual(['fixture-restarted']);
+    expect((await fixture({ db }, { ...BASE_DATASET, courses: [{ id: 'c1', title: 'Other' }] })).logs.map((l) => l.event)).toEqual([
+      'seed-skipped',
+      'reset-refused',
+    ]);
+    const unmarked = join(dir, 'seeded-without-reset.db');
+    await fixture({ db: unmarked, allowAdmin: false });
+    expect((await fixture({ db: unmarked })).logs.map((l) => l.event)).toEqual(['seed-skipped', 'reset-refused']);
   });
 
   it('--memory without a seed resets to its generated admin alone, whose token keeps working', async () => {

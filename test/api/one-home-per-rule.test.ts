@@ -100,6 +100,34 @@ describe('a standards rubric is sound wherever it comes from', () => {
   });
 });
 
+describe("a standards rubric's problems come in one answer with its shape's", () => {
+  // No attribution (shape), a duplicate item id and an automatic item with no check (rules),
+  // and a check of the wrong type (shape only: the rule does not judge it again).
+  const items = [
+    { itemId: 'b1', number: '1.1', text: 'One', kind: 'automatic', essential: true, check: 'no-such-check' },
+    { itemId: 'b1', number: '1.2', text: 'Two', kind: 'automatic', essential: true },
+    { itemId: 'b3', number: '1.3', text: 'Three', kind: 'human', essential: true, check: 5 },
+  ];
+  const { attribution: _dropped, ...unattributed } = { ...BAD_RUBRIC, standards: [{ ...BAD_RUBRIC.standards[0]!, items }] };
+  const problems = [
+    { path: 'attribution', message: 'is required' },
+    { path: 'standards[0].items[2].check', message: 'must be a string' },
+    { path: 'standards[0].items[0].check', message: 'unknown check "no-such-check"' },
+    { path: 'standards[0].items[1].itemId', message: 'duplicate item id "b1"' },
+    { path: 'standards[0].items[1].check', message: 'is required for an automatic item' },
+  ];
+
+  it('POST /rubrics and a dataset import list both at once', async () => {
+    svc = await makeService();
+    const posted = await svc.call('POST', '/rubrics', unattributed);
+    expect(posted.status).toBe(400);
+    expect(posted.body.error.details).toEqual(problems);
+    const imported = await svc.call('POST', '/import', { coursebook: 1, rubrics: [unattributed] });
+    expect(imported.status).toBe(400);
+    expect(imported.body.error.details).toEqual(problems.map((p) => ({ ...p, path: `rubrics[0].${p.path}` })));
+  });
+});
+
 describe('a gradebook setup is sound wherever it comes from', () => {
   it('duplicate category ids are refused by PUT .../setup, by a course file and by a dataset', async () => {
     svc = await makeService();

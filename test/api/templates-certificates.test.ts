@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lastInstructorsTaken } from '../../src/domain/people/last-instructor.js';
 import { loopIfAdded } from '../../src/domain/people/reporting-lines.js';
 import { type DatasetRecord, makeService, type TestService } from '../helpers/app.js';
 
@@ -333,5 +334,69 @@ describe('owners and queries', () => {
     const res = await svc.call('GET', '/certificates?user=stu1');
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'user', message: 'unknown field' }]);
+  });
+});
+
+// A course keeps its last instructor (domain/people/last-instructor.ts): demoting or removing
+// it is a conflict naming the fix, for the instructor themself and for admins, through the
+// enrollment routes and a dataset import with replace alike.
+const MESSAGE =
+  'Course "c1" would be left without an instructor: "inst" is the last instructor. Enroll another instructor first (coursebook enrollments create --course c1 --user USER --role instructor), then change or remove this enrollment.';
+
+describe('the last instructor', () => {
+  it('is not demoted or removed, by themself or an admin; another instructor enrolled first lets it happen', async () => {
+    svc = await makeService();
+    const refused = { error: { code: 'conflict', message: MESSAGE, details: { courseId: 'c1', instructors: ['inst'] } } };
+    for (const as of ['inst', 'admin']) {
+      expect(await svc.call('POST', '/courses/c1/enrollments', { userId: 'inst', role: 'student' }, as)).toMatchObject({ status: 409, body: refused });
+      expect(await svc.call('DELETE', '/courses/c1/enrollments/inst', undefined, as)).toMatchObject({ status: 409, body: refused });
+    }
+    // Enrolling again as instructor changes nothing and is no loss; nor is removing someone else.
+    expect((await svc.call('POST', '/courses/c1/enrollments', { userId: 'inst', role: 'instructor' }, 'inst')).status).toBe(201);
+    expect((await svc.call('DELETE', '/courses/c1/enrollments/stu2', undefined, 'inst')).status).toBe(200);
+    expect((await svc.call('POST', '/courses/c1/enrollments', { userId: 'rev', role: 'instructor' }, 'inst')).status).toBe(201);
+    expect((await svc.call('POST', '/courses/c1/enrollments', { userId: 'inst', role: 'reviewer' }, 'inst')).status).toBe(201);
+    // Now rev is the last one.
+    expect((await svc.call('DELETE', '/courses/c1/enrollments/rev', undefined, 'rev')).body.error.message).toContain('"rev" is the last instructor');
+  });
+
+  it('a dataset import with replace that demotes it is a conflict at the path in the file; nothing is written', async () => {
+    svc = await makeService();
+    const res = await svc.call('POST', '/import?replace=true', {
+      coursebook: 1,
+      users: [{ id: 'new', name: 'New Person' }],
+      enrollments: [
+        { courseId: 'c1', userId: 'stu1', role: 'reviewer' },
+        { courseId: 'c1', userId: 'inst', role: 'student' },
+      ],
+    });
+    expect(res).toMatchObject({
+      status: 409,
+      body: { error: { code: 'conflict', message: MESSAGE, details: [{ path: 'enrollments[1].role', message: MESSAGE }] } },
+    });
+    expect((await svc.call('GET', '/users/new')).status).toBe(404);
+    // The same file with another instructor in it is fine.
+    const withOther = await svc.call('POST', '/import?replace=true', {
+      coursebook: 1,
+      enrollments: [
+        { courseId: 'c1', userId: 'inst', role: 'student' },
+        { courseId: 'c1', userId: 'rev', role: 'instructor' },
+      ],
+    });
+    expect(withOther.status).toBe(200);
+  });
+
+  it('a course that never had an instructor loses nothing', () => {
+    expect(lastInstructorsTaken([], [{ userId: 'a', role: 'student' }])).toEqual([]);
+    expect(lastInstructorsTaken(['a', 'b'], [{ userId: 'a', role: null }])).toEqual([]);
+    expect(
+      lastInstructorsTaken(
+        ['a', 'b'],
+        [
+          { userId: 'a', role: null },
+          { userId: 'b', role: 'student' },
+        ],
+      ),
+    ).toEqual(['a', 'b']);
   });
 });

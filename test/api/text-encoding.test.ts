@@ -6,8 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkJsonText, malformedUtf8Offsets } from '../../src/api/json-text.js';
+import { checkJsonText } from '../../src/api/json-text.js';
 import { AppError } from '../../src/errors.js';
+import { malformedUtf8Offsets } from '../../src/runtime/utf8.js';
 import { jsonTextMayHoldNonText, stringProblems, textProblem, textProblems } from '../../src/schemas/text.js';
 import { importDataset } from '../../src/store/dataset.js';
 import { makeService, type TestService, testClock } from '../helpers/app.js';

@@ -245,6 +245,20 @@ describe('enrollments delete', () => {
     expect(await writes.ok(['enrollments', 'list', '--course', COURSE])).not.toContain('usr_leaver');
   });
 
+  it("the course's last instructor is neither removed nor demoted, by themself or the admin (exit 6, naming the fix)", async () => {
+    const refused = {
+      code: 6,
+      stdout: '',
+      stderr:
+        'error (conflict): Course "crs_data101" would be left without an instructor: "usr_instructor" is the last instructor. Enroll another instructor first (coursebook enrollments create --course crs_data101 --user USER --role instructor), then change or remove this enrollment.\n',
+    };
+    // enrollments create without --role means student: the easy way to demote oneself by mistake.
+    expect(await writes.run(['--as', 'usr_instructor', 'enrollments', 'create', '--course', COURSE, '--user', 'usr_instructor'])).toEqual(refused);
+    expect(await writes.run(['--as', 'usr_instructor', 'enrollments', 'delete', '--course', COURSE, '--user', 'usr_instructor'])).toEqual(refused);
+    expect(await writes.run(['enrollments', 'delete', '--course', COURSE, '--user', 'usr_instructor'])).toEqual(refused);
+    expect(await writes.ok(['enrollments', 'list', '--course', COURSE])).toContain(`${COURSE}\tusr_instructor\tinstructor\n`);
+  });
+
   it('a user who is not enrolled exits 5; a student removing another exits 4', async () => {
     expect(await writes.run(['enrollments', 'delete', '--course', COURSE, '--user', 'usr_manager'])).toMatchObject({
       code: 5,

@@ -205,11 +205,18 @@ describe('certificates verify', () => {
     expect(await shared.ok(['--as', 'usr_s01', 'certificates', 'verify', 'K7M2-Q9TX-4HCD'])).toBe(VALID_CURRENT);
   });
 
-  it('an unknown code is not valid', async () => {
-    expect(await shared.run(['certificates', 'verify', 'AAAA-BBBB-CCCC'])).toMatchObject({ code: 0, stdout: 'no\tno\t\t\t\n' });
-    expect(await shared.run(['--json', 'certificates', 'verify', 'AAAA-BBBB-CCCC'])).toMatchObject({
-      code: 0,
+  it('an unknown code is not valid: the answer is printed, and the command fails as not-found (exit 5) naming the code', async () => {
+    const message =
+      'No certificate has the code "AAAA-BBBB-CCCC". Check it against the certificate: a code is 12 letters and digits, XXXX-XXXX-XXXX (case and hyphens do not matter).';
+    expect(await shared.run(['certificates', 'verify', 'AAAA-BBBB-CCCC'])).toEqual({
+      code: 5,
+      stdout: 'no\tno\t\t\t\n',
+      stderr: `error (not-found): ${message}\n`,
+    });
+    expect(await shared.run(['--json', 'certificates', 'verify', 'AAAA-BBBB-CCCC'])).toEqual({
+      code: 5,
       stdout: '{"valid":false,"current":false,"certificate":null}\n',
+      stderr: `${JSON.stringify({ error: { code: 'not-found', message } })}\n`,
     });
   });
 

@@ -12,7 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Prompter } from '../../src/cli/command.js';
-import type { Io } from '../../src/cli/io.js';
+import { type Io, strictUtf8 } from '../../src/cli/io.js';
 import { runCli as runInProcess } from '../../src/cli/program.js';
 import { type Clock, fixedClock } from '../../src/runtime/clock.js';
 import { type Ids, randomIds } from '../../src/runtime/ids.js';
@@ -67,7 +67,12 @@ export function testIo(options: InProcessOptions = {}): Io & { out(): string; er
     stderr: { write: (s: string) => ((stderr += s), true), isTTY: tty.stderr === true },
     stdin: { isTTY: tty.stdin === true, readAll: async () => options.input ?? '' },
     env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
-    files: { read: (path) => readFile(at(path), 'utf8'), readBytes: (path) => readFile(at(path)), write: (path, text) => writeFile(at(path), text) },
+    // read as the real process reads: strictly UTF-8 (io.ts strictUtf8)
+    files: {
+      read: async (path) => strictUtf8(await readFile(at(path))),
+      readBytes: (path) => readFile(at(path)),
+      write: (path, text) => writeFile(at(path), text),
+    },
     edit: options.edit ?? (async () => ({ failed: 'no editor in tests' })),
     keepDraft: async (fileName, text) => {
       const file = join(options.draftDir ?? mkdtempSync(join(tmpdir(), 'coursebook-draft-')), fileName);

@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../errors.js';
 import { definedFields } from '../../runtime/objects.js';
 import { Id } from '../../schemas/common.js';
 import { Enrollment, EnrollmentCreate, User, UserCreate, UserUpdate } from '../../schemas/people.js';
-import { deleteEnrollment, getUser, insertUser, listEnrollments, listUsers, updateUser, upsertEnrollment } from '../../store/users.js';
+import { assertInstructorKept, deleteEnrollment, getUser, insertUser, listEnrollments, listUsers, updateUser, upsertEnrollment } from '../../store/users.js';
 import { defineOperation, type RouteModule } from '../define.js';
 
 const UserParams = z.object({ userId: Id });
@@ -101,6 +101,7 @@ export const peopleRoutes: RouteModule = [
     handler: ({ deps, params, body }) =>
       deps.store.tx(async (tx) => {
         if (!(await getUser(tx, body.userId))) throw notFound('User', body.userId);
+        await assertInstructorKept(tx, params.courseId, [{ userId: body.userId, role: body.role }]);
         return upsertEnrollment(tx, { courseId: params.courseId, userId: body.userId, role: body.role });
       }),
   }),
@@ -112,10 +113,12 @@ export const peopleRoutes: RouteModule = [
     tag: 'people',
     params: z.object({ courseId: Id, userId: Id }),
     response: z.object({ ok: z.boolean() }),
-    handler: async ({ deps, params }) => {
-      if (!(await deleteEnrollment(deps.store, params.courseId, params.userId)))
-        throw new AppError('not-found', `User ${JSON.stringify(params.userId)} is not enrolled in this course.`);
-      return { ok: true };
-    },
+    handler: ({ deps, params }) =>
+      deps.store.tx(async (tx) => {
+        await assertInstructorKept(tx, params.courseId, [{ userId: params.userId, role: null }]);
+        if (!(await deleteEnrollment(tx, params.courseId, params.userId)))
+          throw new AppError('not-found', `User ${JSON.stringify(params.userId)} is not enrolled in this course.`);
+        return { ok: true };
+      }),
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_RUBRIC, findingItemProblem, rubricItem, rubricProblems } from '../../domain/readiness/index.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { Id, orNull, Provenance } from '../../schemas/common.js';
 import { Course } from '../../schemas/courses.js';
 import { AttestationBody, Finding, ReadinessReport, StandardsRubric } from '../../schemas/readiness.js';
@@ -195,13 +195,12 @@ export const readinessRoutes: RouteModule = [
     summary: 'Import a standards rubric (admins)',
     tag: 'readiness',
     body: StandardsRubric,
+    bodyRules: rubricProblems,
     response: StandardsRubric,
     status: 201,
     handler: ({ deps, body }) =>
       deps.store.tx(async (tx) => {
         if (await rubricById(tx, body.id)) throw new AppError('conflict', `Rubric ${JSON.stringify(body.id)} already exists.`);
-        const problems = rubricProblems(body);
-        if (problems.length > 0) throw invalid(problems);
         await putRubric(tx, body);
         return body;
       }),
