@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The CLI as one bundled program (the Performance issue: cold start). Run by `npm run build`
-// after tsc, which stays the type checker and still writes dist/ for the tests that load
-// built modules. A cold start then reads one file and V8's code cache for it (made here, by
+// after scripts/transpile.mjs, which writes dist/ module by module for the tests that load
+// built modules (tsc is the type checker only, in `npm run lint`). A cold start then reads one file and V8's code cache for it (made here, by
 // scripts/code-cache.mjs) instead of resolving, stat-ing and compiling hundreds of modules one
 // by one; what only some commands need (a command group, a route module, serve, prompts) is
 // run on first use.
