@@ -10,7 +10,7 @@
  * --deterministic's), so a record made by a step has the same id and times on both sides.
  * One script of reads and writes of every command group (tables, `--json`, `--query`,
  * prompts, the editor, files in and out, and errors: not found, invalid, conflict, a stale
- * version, forbidden, usage) runs on both, step by step, and ends with `dump`: both stores
+ * version, forbidden) runs on both, step by step, and ends with `dump`: both stores
  * must then hold the same records. Only what docs/cli.md says differs is rewritten
  * (`sameBackEnd`, and `whoami` below); everything else must be equal byte for byte.
  * (The built binary's local mode, with its light Fetch classes, is held to the in-process
@@ -93,35 +93,27 @@ const SCRIPT: Step[] = [
   { args: ['courses', 'show', 'crs_nope'] },
   { args: ['courses', 'create', '--id', 'crs_parity', '--title', 'Parity', '--json'] },
   { args: ['courses', 'create', '--id', 'crs_parity', '--title', 'Parity again'] },
-  { args: ['courses', 'create', '--title', 'x'.repeat(201)] },
   { args: ['courses', 'create'], answers: ['Asked for'] }, // crs_0001
   { args: ['courses', 'publish', 'crs_parity'] },
   { args: ['courses', 'export', 'crs_data101', '--out', OUT] },
   { args: ['courses', 'import', FILE('course.json')] },
   { args: ['modules', 'list', ...C, '--limit', '2'] },
   { args: ['modules', 'create', '-c', 'crs_parity', '--title', 'First'] }, // mod_0001
-  { args: ['modules', 'unpublish', 'mod_01'] },
   // lessons and blocks
-  { args: ['lessons', 'list', '--module', 'mod_01'], terminal: true },
   { args: ['lessons', 'create', '--module', 'mod_0001', '--title', 'Intro', '--minutes', '10'] }, // les_0001
   { args: ['blocks', 'create', '--lesson', 'les_0001', '--file', '-'], input: '{"type":"code","language":"js","text":"1 + 1"}' }, // blk_0001
   { args: ['blocks', 'create', '--lesson', 'les_0001'], answers: ['paragraph', 'Asked for text'] }, // blk_0002
-  { args: ['blocks', 'move', 'blk_0002', '0', '--json'] },
-  { args: ['blocks', 'review', 'blk_017', '--accept'] },
   { args: ['blocks', 'review', 'blk_017', '--accept'] },
   { args: ['blocks', 'delete', 'blk_0001', '--yes'] },
-  // assignments, their rubrics and instructions
+  // assignments and their rubrics
   { args: ['assignments', 'list', ...C], terminal: true },
   { args: ['assignments', 'create', '--module', 'mod_0001', '--title', 'Essay', '--points', '10', '--due', '2026-12-01T12:00:00Z'] }, // asg_0001
   { args: ['assignments', 'update', 'asg_01', 'asg_03', '--category', 'cat_project'] },
   { args: ['assignments', 'rubric', 'create', '--assignment', 'asg_0001', '--title', 'Clarity', '--level', 'Clear=12', '--level', 'Muddled=4'] },
-  { args: ['assignments', 'instructions', 'create', '--assignment', 'asg_0001', '--type', 'paragraph', '--text', 'Write 300 words.'] },
-  { args: ['assignments', 'unpublish', 'asg_01'] },
   // submissions
   { args: ['submissions', 'list', '--assignment', 'asg_05', '--limit', '3', '--json'] },
   { args: ['submissions', 'grade', 'sub_120', '--score', '33', '--feedback', 'Solid.'] },
   { args: ['submissions', 'grade', 'sub_001', '--criterion', 'q1-accuracy=nope'] },
-  { args: ['submissions', 'release', 'sub_120'] },
   { args: ['submissions', 'show', 'sub_010'], who: 'student' },
   { args: ['submissions', 'create', '--assignment', 'asg_06', '--link', 'https://example.com/news'], who: 'student' },
   { args: ['submissions', 'grade', 'sub_001', '--score', '1'], who: 'student' },
@@ -133,7 +125,6 @@ const SCRIPT: Step[] = [
   { args: ['gradebook', 'setup', 'edit', ...C], answers: [], edit: (text) => text.replace('"mode": "weighted"', '"mode": "curved"') },
   { args: ['gradebook', 'categories', 'create', ...C, '--name', 'Labs', '--weight', '0'] },
   { args: ['gradebook', 'categories', 'update', 'labs', ...C, '--weight', '101'] },
-  { args: ['gradebook', 'categories', 'delete', 'cat_quiz', ...C, '--yes'] },
   { args: ['gradebook', 'scheme', 'set', ...C, 'A=90', 'B=80', 'C=70', 'F=0'] },
   { args: ['gradebook', 'dismiss', ...C], answers: ['1'] },
   { args: ['gradebook', 'grades', ...C], terminal: true },
@@ -146,16 +137,13 @@ const SCRIPT: Step[] = [
   // readiness
   { args: ['readiness', 'show', ...C], terminal: true },
   { args: ['readiness', 'attest', ...C, '--note', 'Checked.'], answers: ['4.1'] },
-  { args: ['readiness', 'withdraw', ...C, '--item', '4.1'] },
   { args: ['readiness', 'findings', 'review', ...C, '--item', '2.2', '--accept'] },
   // rubrics, templates, certificates
   { args: ['rubrics', 'import', FILE('rubric.json')] },
-  { args: ['rubrics', 'import', FILE('rubric.json')], who: 'instructor' },
   { args: ['templates', 'create', '--file', FILE('template.json')] }, // tpl_0001
   { args: ['templates', 'bulk-update', '--where', 'owner.kind=institution', '--set', 'accessFloor=70', '--yes'] },
   { args: ['templates', 'use', 'tpl_standard', '--id', 'crs_tpl', '--title', 'From a template'] },
   { args: ['certificates', 'issue', ...C, '--user', 'usr_s04'] }, // cert_0002
-  { args: ['certificates', 'replace', 'cert_0001', '--reason', 'Name fixed'] },
   { args: ['certificates', 'verify', 'K7M2-Q9TX-4HCD'] },
   // people, reporting lines, tokens
   { args: ['whoami'] },
@@ -170,20 +158,21 @@ const SCRIPT: Step[] = [
   { args: ['import', FILE('dataset.json')] },
   { args: ['api', 'PATCH', '/courses/crs_data101', '--body', '{"title": 5}'] },
   { args: ['api', 'GET', '/courses/crs_data101/assignments?limit=2', '--paginate', '--query', '[].id'] },
-  { args: ['courses', 'list', '--query', '[?'] },
-  { args: ['modules', 'list'] },
   { args: ['dump'] },
 ];
 
 let dir: string;
 let server: RunningServer;
-const localHome = tempHome();
-const remoteHome = tempHome();
+/** Each mode's own XDG folders (config, data), so neither reads the user's or the other's. */
+let localHome: ReturnType<typeof tempHome>;
+let remoteHome: ReturnType<typeof tempHome>;
 /** serve --deterministic's id source, for the local store: sequential, skipping the seed's ids. */
 let localIds: ReturnType<typeof sequentialIds>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'coursebook-parity-'));
+  localHome = tempHome();
+  remoteHome = tempHome();
   for (const [name, text] of Object.entries({ ...FILES, 'seed.json': SEED })) writeFileSync(join(dir, name), text);
   const imported = await runCli(['--db', localHome.db, 'import', join(dir, 'seed.json')], { env: localHome.env });
   if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
@@ -195,8 +184,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
-  localHome.cleanup();
-  remoteHome.cleanup();
+  localHome?.cleanup();
+  remoteHome?.cleanup();
 });
 
 /** A step in one mode: the back end's flags, then its arguments with the test's files in place. */
