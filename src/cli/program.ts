@@ -299,8 +299,8 @@ async function runCommand(def: CommandDef, invocation: Invocation, opts: Record<
 /**
  * An `invalid` answer to a body the command made from its flags, restated by flag: the
  * flags its fields are named after, and any the command named for nested fields. Not for a
- * body read from --file (its paths are the file's fields) nor `api` (the API's answer as
- * it is).
+ * body read from --file, nor a field read from its own `--FIELD-file` (its paths are the
+ * file's fields), nor `api` (the API's answer as it is).
  */
 function byFlag(err: unknown, def: CommandDef, opts: Record<string, unknown>, nested?: (path: string) => string | undefined): unknown {
   if (def.rawClient || opts.file !== undefined) return err;
@@ -308,7 +308,15 @@ function byFlag(err: unknown, def: CommandDef, opts: Record<string, unknown>, ne
     commandOptions(def).map((o) => o.flags),
     def.fieldFlags,
   );
-  const flagOf = nested ? (path: string) => nested(path) ?? named(path) : named;
+  // A field read from its own file option (`text` from --text-file, `criteria` from
+  // --criteria-file) is named by that option, and a part of it by the file's own path, like
+  // a whole --file body: the flag the field is otherwise named by was not given.
+  const flagOf = (path: string): string | undefined => {
+    const field = /^[A-Za-z][A-Za-z0-9]*/.exec(path)?.[0];
+    if (field !== undefined && opts[`${field}File`] !== undefined)
+      return path === field ? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-file` : undefined;
+    return nested?.(path) ?? named(path);
+  };
   return problemsByFlag(err, flagOf, def.sentences ? sentencesByFlag(def.sentences, flagOf) : undefined);
 }
 

@@ -13,13 +13,31 @@ declare module 'jmespath' {
   export function compile(expression: string): unknown;
 }
 
+interface Node {
+  type: string;
+  children?: (Node | null | undefined)[];
+}
+
+/**
+ * Whether a parsed expression stops where one is expected. The parser takes a trailing dot
+ * (`a.`, `[].`, `*.`) and leaves the node after it out, which search then fails on (a
+ * TypeError, after a write has been made) or reads as null. A slice's bounds are the only
+ * children that may be missing.
+ */
+function endsEarly(node: Node | null | undefined): boolean {
+  if (!node?.children) return false;
+  return node.children.some((child) => (child == null ? node.type !== 'Slice' : endsEarly(child)));
+}
+
 /** A usage error naming --query when the expression does not parse. */
 export function checkQuery(expression: string): void {
+  let ast: Node;
   try {
-    jmespath.compile(expression);
+    ast = jmespath.compile(expression) as Node;
   } catch (err) {
     throw new UsageError(`--query is not a JMESPath expression: ${(err as Error).message} (in ${JSON.stringify(expression)})`);
   }
+  if (endsEarly(ast)) throw new UsageError(`--query is not a JMESPath expression: nothing follows "." (in ${JSON.stringify(expression)})`);
 }
 
 /**

@@ -31,12 +31,15 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // Grade computations run on worker threads, so a large export never stalls other requests.
-  const grader = workerGrader();
+  // A caller's own grader is used as given (in-process tests give the in-thread one: the
+  // pool's worker file is the build's); only a pool this server made is closed with it.
+  const pool = o.grader ? undefined : workerGrader();
+  const closePool = async (): Promise<void> => pool?.close();
   let built: BuiltService;
   try {
-    built = await buildService({ ...o, grader });
+    built = await buildService({ ...o, grader: o.grader ?? pool });
   } catch (err) {
-    await grader.close();
+    await closePool();
     throw err;
   }
   const { app, store, adminToken, note } = built;
@@ -61,7 +64,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   } catch (err) {
     await store.close();
-    await grader.close();
+    await closePool();
     throw err;
   }
 
@@ -98,7 +101,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Not listening with nobody told where: stop, and let the caller name the file.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
-      await grader.close();
+      await closePool();
       throw Object.assign(new Error(`cannot write the port file ${o.portFile}`), { portFileError: err });
     }
   }
@@ -134,7 +137,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         server.closeAllConnections();
         await closed;
         await store.close();
-        await grader.close();
+        await closePool();
         const seconds = Math.round((Date.now() - started) / 100) / 10;
         note(
           'stopped',

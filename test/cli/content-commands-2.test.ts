@@ -750,6 +750,15 @@ describe('submissions create', () => {
     );
   });
 
+  it('text read with --text-file is named by --text-file, which was given, not --text', async () => {
+    const res = await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_02', '--text-file', '-'], { input: 'My link is below.' });
+    expectError(
+      res,
+      3,
+      'error (invalid): 2 problems: --text-file, --link\n  --text-file: is not accepted: the assignment takes link submissions (link)\n  --link: is required: the assignment takes link submissions\n',
+    );
+  });
+
   it('the wrong field for the assignment, or a bad value, is invalid (exit 3), naming the field', async () => {
     expectError(
       await cb.run(['--as', 'usr_s01', 'submissions', 'create', '--assignment', 'asg_03', '--link', 'https://x.example']),
@@ -948,6 +957,17 @@ describe('submissions grade', () => {
       'error (invalid): --criterion (the 1st): "style" is not a criterion of the rubric (its criteria: p2-accuracy, p2-reasoning, p2-presentation)\n',
     );
     expect(JSON.parse(await cb.ok(['--json', 'submissions', 'show', 'sub_010'])).grade.score).toBe(36.5);
+  });
+
+  it("a problem in a --criteria-file is named by the file's field, not by --criterion, which was not given", async () => {
+    const res = await cb.run(['submissions', 'grade', 'sub_010', '--criteria-file', '-'], {
+      input: JSON.stringify([{ criterionId: 'style', levelId: 'full' }]),
+    });
+    expectError(
+      res,
+      3,
+      'error (invalid): criteria[0].criterionId: "style" is not a criterion of the rubric (its criteria: p2-accuracy, p2-reasoning, p2-presentation)\n',
+    );
   });
 
   it('an unknown submission is not-found (exit 5); a student or a reviewer may not grade (exit 4)', async () => {

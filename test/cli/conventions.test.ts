@@ -51,6 +51,12 @@ describe('--query (JMESPath)', () => {
     expect((await demo.run(['courses', 'show', 'crs_q'])).code).toBe(5);
   });
 
+  it('an expression that ends in a dot (which JMESPath parses with nothing after it) is refused before anything is done too', async () => {
+    const res = await demo.run(['courses', 'create', '--id', 'crs_q', '--title', 'Never made', '--query', 'modules[].']);
+    expect(res).toEqual({ code: 2, stdout: '', stderr: 'error: --query is not a JMESPath expression: nothing follows "." (in "modules[].")\n' });
+    expect((await demo.run(['courses', 'show', 'crs_q'])).code).toBe(5);
+  });
+
   it('a function on the wrong type after a change still exits 2, but prints the whole answer so nothing it made is lost', async () => {
     const own = await cliStore();
     stores.push(own);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { inlineGrader } from '../../src/api/grader.js';
 import type { ServeOptions } from '../../src/serve/service.js';
 import { BIN, ROOT } from './cli.js';
 
@@ -53,7 +54,9 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
 
 /**
  * Options for `startServer` in the test's own process: a throwaway store on 127.0.0.1, a
- * free port, no fixture routes, no rate limit, no log, stderr dropped; `over` changes any.
+ * free port, no fixture routes, no rate limit, no log, stderr dropped, grades computed in
+ * this thread (serve's worker pool loads its worker from the build, not from src/); `over`
+ * changes any.
  */
 export function inProcessServeOptions(over: Partial<ServeOptions> = {}): ServeOptions {
   return {
@@ -67,6 +70,7 @@ export function inProcessServeOptions(over: Partial<ServeOptions> = {}): ServeOp
     maxBody: 1024 * 1024,
     log: 'off',
     stderr: { write: () => true },
+    grader: inlineGrader,
     ...over,
   };
 }
