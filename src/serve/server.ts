@@ -33,9 +33,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // Grade computations run on worker threads, so a large export never stalls other requests.
   // A caller's own grader is used as given (in-process tests give the in-thread one: the
   // pool's worker file is the build's); only a pool this server made is closed with it.
-  const pool = o.grader ? undefined : workerGrader();
+  let built: BuiltService | undefined;
+  const pool = o.grader
+    ? undefined
+    : workerGrader({
+        onBroken: (err) =>
+          built?.note('grading-inline', `warning: grading worker threads could not start (${err.message}); grades are computed on the main thread`, {
+            error: err.message,
+          }),
+      });
   const closePool = async (): Promise<void> => pool?.close();
-  let built: BuiltService;
   try {
     built = await buildService({ ...o, grader: o.grader ?? pool });
   } catch (err) {
