@@ -4,12 +4,13 @@
  * and a shutdown that lets requests in flight finish before it cuts their sockets.
  */
 import { writeFileSync } from 'node:fs';
-import { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve as serveNode } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Store } from '../store/db.js';
 import { clientErrorAnswer } from './client-error.js';
 import { workerGrader } from './grading-pool.js';
+import { inTurns } from './request-turns.js';
 import { type BuiltService, buildService, type ServeOptions } from './service.js';
 
 export interface RunningServer {
@@ -56,18 +57,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = serveNode(
-        {
-          fetch: app.fetch,
-          port: o.port,
-          hostname: o.host,
-          // Slow clients (slowloris) are answered 408 and dropped; timeouts are checked every second.
-          serverOptions: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
-        },
-        // serve() makes a node:http server unless told otherwise; its connection methods are needed below.
-        () => (s instanceof Server ? resolve(s) : reject(new Error('serve expected a node:http server'))),
-      );
+      // @hono/node-server's request listener (as its serve() makes it), on a node:http server
+      // of ours: the requests of one read of the sockets start together (request-turns.ts).
+      const listener = getRequestListener(app.fetch, { hostname: o.host });
+      // Slow clients (slowloris) are answered 408 and dropped; timeouts are checked every second.
+      const s = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) }, inTurns(listener));
       s.once('error', reject);
+      s.listen(o.port, o.host, () => resolve(s));
     });
   } catch (err) {
     await store.close();
