@@ -210,7 +210,12 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     if (seed === null && o.seed) seed = await parseSeed(o.seed);
     return seed;
   };
-  const store = cached ?? (await openStore(o.db, o.dbPool === undefined ? {} : { pool: o.dbPool }));
+  // On a SQLite file, the WAL's checkpoints run on a thread of their own (wal-checkpointer.ts).
+  const checkpointThread = {
+    onFailure: (err: Error) =>
+      note('checkpoint-inline', `warning: the checkpoint thread stopped (${err.message}); the store checkpoints on the main thread`, { error: err.message }),
+  };
+  const store = cached ?? (await openStore(o.db, o.dbPool === undefined ? { checkpointThread } : { pool: o.dbPool, checkpointThread }));
   if (cached) note('seed-cached', `loaded ${o.seed?.name} from the seed cache in ${cache?.where} (--no-seed-cache imports it again)`, { seed: o.seed?.name });
 
   // Sequential ids skip every id and token secret the store already holds (the seed's).

@@ -33,6 +33,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isPostgresUrl, type OpenOptions, tooNewStore } from './opening.js';
 import { sqliteConnections } from './sqlite-dialect.js';
 import { storeOver } from './store-over.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
 
 // The store's public face: what the rest of the project imports from here.
 export type { Dialect, DialectParts, RevisionScope, Revisions, Row, StatementResult, Store, StoreConnection } from './handle.js';
@@ -45,14 +46,14 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     const { openPostgres } = await import('./postgres.js');
     return openPostgres(location, options);
   }
-  return openSqlite(location);
+  return openSqlite(location, undefined, options);
 }
 
 /**
  * A SQLite store. WAL and a busy timeout let a `serve` process and CLI calls share one file;
  * foreign keys keep references honest.
  */
-export function openSqlite(path: string, image?: Uint8Array): Store {
+export function openSqlite(path: string, image?: Uint8Array, options: Pick<OpenOptions, 'checkpointThread'> = {}): Store {
   let db: Database.Database;
   try {
     // An image (Store.snapshot) opens as an in-memory database holding a copy of it.
@@ -79,7 +80,11 @@ export function openSqlite(path: string, image?: Uint8Array): Store {
   // asynchronous pause, for up to SQLITE_LOCK_WAIT_MS in all. A second connection in the same
   // process (two local stores, tests) then never stalls the one holding the lock.
   db.pragma(`busy_timeout = ${SQLITE_STATEMENT_BUSY_MS}`);
-  const sqlite = sqliteConnections(db);
+  const checkpointer =
+    options.checkpointThread && image === undefined && db.pragma('journal_mode', { simple: true }) === 'wal'
+      ? startWalCheckpointer(db, { onFailure: options.checkpointThread.onFailure })
+      : null;
+  const sqlite = sqliteConnections(db, checkpointer?.committed);
   return storeOver({
     ...sqlite,
     dialect: 'sqlite',
@@ -91,6 +96,8 @@ export function openSqlite(path: string, image?: Uint8Array): Store {
     snapshot: () => db.serialize(),
     close: async () => {
       sqlite.close();
+      // Its connection first: the last connection to close checkpoints the WAL and removes it.
+      await checkpointer?.close();
       if (db.open) db.close();
     },
   });

@@ -5,6 +5,11 @@ import { SCHEMA_VERSION } from './migrations.js';
 export interface OpenOptions {
   /** PostgreSQL only: the most connections this process holds (default 10). */
   pool?: number;
+  /**
+   * SQLite file only: the WAL's checkpoints run on a thread of their own (serve;
+   * wal-checkpointer.ts). onFailure hears once if that thread cannot start or stops.
+   */
+  checkpointThread?: { onFailure(err: Error): void };
 }
 
 export const DEFAULT_POOL_SIZE = 10;

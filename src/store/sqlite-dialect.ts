@@ -77,6 +77,8 @@ const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
 /** The connection parts of the SQLite dialect (db.ts adds the rest), and `close` to let go of them. */
 export function sqliteConnections(
   db: Database.Database,
+  /** Told after each commit of this connection (serve's checkpoint thread). */
+  onCommit?: () => void,
 ): Pick<DialectParts, 'hold' | 'query' | 'runEach' | 'revisions' | 'busy' | 'ownChanges'> & { close(): void } {
   // A file may be changed by other connections (other processes, other stores on the same
   // file). An in-memory database is this connection's alone, so its own count of changes is
@@ -87,7 +89,10 @@ export function sqliteConnections(
     if (others === undefined) others = db.memory ? null : otherCommits(db);
     return others;
   };
-  const connection = new CachedSqliteConnection(db, () => others?.afterOwnCommit());
+  const connection = new CachedSqliteConnection(db, () => {
+    others?.afterOwnCommit();
+    onCommit?.();
+  });
   let last = { changes: -1, credentialChanges: -1, accessChanges: -1, mark: -1, revisions: { all: '', credentials: '', access: '' } };
   const queue = new ConnectionQueue();
   return {
