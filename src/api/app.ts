@@ -2,9 +2,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, invalid } from '../errors.js';
+import { AppError } from '../errors.js';
 import { nodeCrypto } from '../runtime/crypto.js';
-import { formatZodIssues } from '../schemas/problems.js';
 import { nulRefusal, uniqueConflict } from '../store/unique-conflict.js';
 import type { AnswerHeaders, AppDeps, AppEnv, AppOptions } from './context.js';
 import { API_PREFIX, addOperation, callerIdOf, type RouteModule } from './define.js';
@@ -36,15 +35,9 @@ const GRADES_IMPORT_PATH = new RegExp(`^${API_PREFIX}/courses/[^/]+/gradebook/im
 export function createApp(deps: AppDeps, routeModules: ReadonlyArray<RouteModule>, controlRoutes: RouteModule = []): OpenAPIHono<AppEnv> {
   const options: AppOptions = { ...DEFAULT_OPTIONS, ...deps.options };
   const fullDeps: AppDeps = { ...deps, options };
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) {
-        // zod-validator hands the hook the value it checked as `data`, failed or not (its
-        // type says so only for a success); a missing field is then told from a wrong one.
-        throw invalid(formatZodIssues(result.error.issues, '', (result as { data?: unknown }).data));
-      }
-    },
-  });
+  // Requests are checked by define.ts (request-checks.ts), not by @hono/zod-openapi's
+  // validators, so the app needs no default hook for them.
+  const app = new OpenAPIHono<AppEnv>();
 
   app.use('*', async (c, next) => {
     c.set('deps', fullDeps);

@@ -2,14 +2,13 @@ import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-op
 import type { MiddlewareHandler } from 'hono';
 import { AppError, invalid, type Problem } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
-import { formatZodIssues, withRuleProblems } from '../schemas/problems.js';
 import { authorize } from './access.js';
 import { makeCaller } from './caller.js';
 import type { AppContext, AppDeps, AppEnv, Caller, Granted } from './context.js';
-import { wellFormedJsonText } from './json-text.js';
 import { LINK_HEADER, nextLink, PageQuery, pageOf } from './pagination.js';
 import { type OperationId, POLICIES, type Policy } from './policies.js';
 import { type CacheKey, readsAt } from './read-cache.js';
+import { checkRequest, type RequestChecks } from './request-checks.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -213,7 +212,6 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     summary: spec.summary,
     tags: [spec.tag],
     security: policy.rule === 'public' ? [] : [{ bearerAuth: [] }],
-    middleware: spec.body ? [accessMiddleware(policy, null), wellFormedJsonText] : [accessMiddleware(policy, spec.method === 'get' ? status : null)],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(query ? { query } : {}),
@@ -260,40 +258,37 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     return { text: JSON.stringify(result), link: null };
   };
 
-  // A body refused by its schema is checked by its rules too (the app's default hook
-  // otherwise answers the schema's problems alone).
-  const bodyRules = spec.bodyRules;
-  const hook = bodyRules
-    ? (result: { target: string; success: boolean; error?: { issues: z.core.$ZodIssue[] } }): undefined => {
-        if (result.success) return undefined;
-        const data = (result as { data?: unknown }).data;
-        const shape = formatZodIssues(result.error!.issues, '', data);
-        throw invalid(result.target === 'json' ? withRuleProblems(shape, bodyRules(data)) : shape);
-      }
-    : undefined;
-  app.openapi(
-    route,
-    async (c: AppContext) => {
-      const deps = c.get('deps');
-      const made =
-        spec.method === 'get'
-          ? // serve keeps a GET's answer for the next same request at the same store revision
-            // (read-cache.ts), when it was made from the store alone.
-            await c.get('reads').remember(
-              answerKey(c, c.get('granted').caller.key),
-              async (): Promise<Response | Answer> => {
-                const watched = watchedDeps(deps);
-                const made = await answer(c, watched.deps);
-                if (made instanceof Response) return made;
-                return { bytes: UTF8.encode(made.text), chars: made.text.length, link: made.link, storeOnly: watched.storeOnly() };
-              },
-              { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.chars) },
-            )
-          : await answer(c, deps);
-      return made instanceof Response ? made : send(c, made, status);
-    },
-    hook,
-  );
+  // The document describes the route as declared; the request's checks run in one step at
+  // the start of its handler (request-checks.ts) rather than as @hono/zod-openapi's
+  // validator middleware, one layer each.
+  app.openAPIRegistry.registerPath(route);
+  const checks: RequestChecks = {
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(query ? { query } : {}),
+    ...(spec.body ? { body: spec.body } : {}),
+    ...(spec.bodyRules ? { bodyRules: spec.bodyRules } : {}),
+  };
+  const access = accessMiddleware(policy, spec.method === 'get' ? status : null);
+  app.on(spec.method.toUpperCase(), API_PREFIX + spec.path.replaceAll(/\/{(.+?)}/g, '/:$1'), access, async (c: AppContext) => {
+    await checkRequest(c, checks);
+    const deps = c.get('deps');
+    const made =
+      spec.method === 'get'
+        ? // serve keeps a GET's answer for the next same request at the same store revision
+          // (read-cache.ts), when it was made from the store alone.
+          await c.get('reads').remember(
+            answerKey(c, c.get('granted').caller.key),
+            async (): Promise<Response | Answer> => {
+              const watched = watchedDeps(deps);
+              const made = await answer(c, watched.deps);
+              if (made instanceof Response) return made;
+              return { bytes: UTF8.encode(made.text), chars: made.text.length, link: made.link, storeOnly: watched.storeOnly() };
+            },
+            { keep: (made) => !(made instanceof Response) && made.storeOnly, chars: (made) => (made instanceof Response ? 0 : made.chars) },
+          )
+        : await answer(c, deps);
+    return made instanceof Response ? made : send(c, made, status);
+  });
 }
 
 /** Stateless: encode() keeps nothing between calls. */

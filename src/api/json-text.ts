@@ -4,15 +4,12 @@
  * with `invalid` naming each field, never stored altered (the platform's decoder would
  * quietly turn bad bytes into U+FFFD). So is U+0000, which PostgreSQL cannot store (the rules
  * for parsed text: schemas/text.ts). One check for every route, run before the route's
- * schema, so no schema has to repeat it.
+ * schema, so no schema has to repeat it (request-checks.ts runs it first).
  */
-import type { MiddlewareHandler } from 'hono';
-import { invalid, type Problem } from '../errors.js';
+import type { Problem } from '../errors.js';
 import { malformedUtf8Offsets } from '../runtime/utf8.js';
 import { jsonTextMayHoldNonText, stringProblems, textProblems } from '../schemas/text.js';
-import type { AppEnv } from './context.js';
 
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const NOT_UTF8 = 'is not valid UTF-8 text: send the text encoded as UTF-8';
 
 /**
@@ -59,16 +56,3 @@ export function checkJsonText(bytes: Uint8Array): { problems: Problem[]; text: s
   }
   return { problems: jsonTextMayHoldNonText(text) ? textProblems(parsed) : [], text, parsed };
 }
-
-/**
- * Route middleware (after access, before validation: a 400 comes after 401/404/403). The
- * body is read and parsed once here; the route's validator receives the same value.
- */
-export const wellFormedJsonText: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const type = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
-  if (!JSON_MEDIA_TYPE.test(type)) return next();
-  const { problems, parsed } = checkJsonText(new Uint8Array(await c.req.arrayBuffer()));
-  if (problems.length > 0) throw invalid(problems);
-  if (parsed !== undefined) c.req.json = <T>() => Promise.resolve(parsed as T);
-  return next();
-};
