@@ -6,8 +6,11 @@
 // per answer moves by a third between rounds. These counts usually repeat to within a few
 // per cent, but once varied by up to 10% (the JIT's work lands on the counted requests
 // unevenly): compare builds in alternating runs, with a larger HI. Kernel time is not
-// counted: it is much the same for every server answering the same bytes. Not part of `npm run bench`: it needs valgrind
-// (Debian's package) and takes minutes, each server running about fifty times slower.
+// counted: it is much the same for every server answering the same bytes. Every thread of the
+// process is counted, so since 2026-12-07 a PUT's count includes serve's checkpoint thread
+// (store/wal-checkpointer.ts), which counts before then did not; a GET never wakes it. Not part
+// of `npm run bench`: it needs valgrind (Debian's package) and takes minutes, each server
+// running about fifty times slower.
 //
 //   npm run bench:instructions -- [get|put] [--floors] [--functions]
 //     get        the serve benchmark's GET (the demo course's assignments; the default)

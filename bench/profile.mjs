@@ -23,10 +23,14 @@ const { dir, env } = scratch('profile');
 const db = join(dir, 'bench.db');
 coursebook(['--db', db, 'import', demoDataset], env);
 
-/** The one .cpuprofile a process wrote into its own folder. */
+/**
+ * The main thread's .cpuprofile of the process that wrote into its own folder. Node writes one
+ * per thread (CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile), and serve has threads of its
+ * own (the checkpoint thread on a file store, grading workers): the main thread is thread 0.
+ */
 function profileIn(folder) {
-  const files = readdirSync(folder).filter((f) => f.endsWith('.cpuprofile'));
-  if (files.length !== 1) throw new Error(`expected one .cpuprofile in ${folder}, found ${files.length}`);
+  const files = readdirSync(folder).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (files.length !== 1) throw new Error(`expected one main-thread .cpuprofile in ${folder}, found ${files.length}`);
   return join(folder, files[0]);
 }
 
