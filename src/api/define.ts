@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { AppError, invalid, type Problem } from '../errors.js';
 import { ErrorEnvelope } from '../schemas/common.js';
@@ -205,7 +205,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
   const status = spec.status ?? 200;
   const paged = isPagedList(spec);
   const query = paged ? (spec.query ?? z.object({})).extend(PageQuery.shape) : spec.query;
-  const route: RouteConfig = createRoute({
+  const route = createRoute({
     operationId: spec.operationId,
     method: spec.method,
     path: API_PREFIX + spec.path,
@@ -269,7 +269,7 @@ export function addOperation(app: OpenAPIHono<AppEnv>, spec: OperationSpec<AnyOb
     ...(spec.bodyRules ? { bodyRules: spec.bodyRules } : {}),
   };
   const access = accessMiddleware(policy, spec.method === 'get' ? status : null);
-  app.on(spec.method.toUpperCase(), API_PREFIX + spec.path.replaceAll(/\/{(.+?)}/g, '/:$1'), access, async (c: AppContext) => {
+  app.on(spec.method.toUpperCase(), route.getRoutingPath(), access, async (c: AppContext) => {
     await checkRequest(c, checks);
     const deps = c.get('deps');
     const made =

@@ -215,7 +215,7 @@ export async function buildService(o: ServeOptions): Promise<BuiltService> {
     onFailure: (err: Error) =>
       note('checkpoint-inline', `warning: the checkpoint thread stopped (${err.message}); the store checkpoints on the main thread`, { error: err.message }),
   };
-  const store = cached ?? (await openStore(o.db, o.dbPool === undefined ? { checkpointThread } : { pool: o.dbPool, checkpointThread }));
+  const store = cached ?? (await openStore(o.db, { checkpointThread, ...(o.dbPool === undefined ? {} : { pool: o.dbPool }) }));
   if (cached) note('seed-cached', `loaded ${o.seed?.name} from the seed cache in ${cache?.where} (--no-seed-cache imports it again)`, { seed: o.seed?.name });
 
   // Sequential ids skip every id and token secret the store already holds (the seed's).
